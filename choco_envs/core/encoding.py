@@ -1,0 +1,118 @@
+"""Observation encoders: one flat float32 vector (or planes) laid out by named slices."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+import numpy as np
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class Field:
+    """A named slice of the observation vector."""
+
+    name: str
+    start: int
+    stop: int
+    meaning: str
+    low: float = 0.0
+    high: float = 1.0
+
+    @property
+    def slice(self) -> slice:
+        return slice(self.start, self.stop)
+
+    @property
+    def size(self) -> int:
+        return self.stop - self.start
+
+
+class Layout:
+    """Allocates named, contiguous slices of a flat vector, in order.
+
+    >>> lay = Layout(); hand = lay.add("hand", 6, "own cards by type"); lay.size
+    6
+    """
+
+    def __init__(self) -> None:
+        self.fields: list[Field] = []
+        self.size = 0
+        self._by_name: dict[str, Field] = {}
+
+    def add(
+        self, name: str, size: int, meaning: str, low: float = 0.0, high: float = 1.0
+    ) -> slice:
+        """Declare the next ``size`` entries; values stay within [low, high]."""
+        if name in self._by_name:
+            raise ValueError(f"layout field {name!r} is declared twice")
+        f = Field(name, self.size, self.size + size, meaning, float(low), float(high))
+        self.fields.append(f)
+        self._by_name[name] = f
+        self.size += size
+        return f.slice
+
+    def __getitem__(self, name: str) -> slice:
+        return self._by_name[name].slice
+
+    def rows(self) -> list[tuple[str, slice, str]]:
+        """(name, slice, meaning) for every field, in order."""
+        return [(f.name, f.slice, f.meaning) for f in self.fields]
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per-entry lower and upper bounds, for the observation Box."""
+        low = np.empty(self.size, dtype=np.float32)
+        high = np.empty(self.size, dtype=np.float32)
+        for f in self.fields:
+            low[f.slice] = f.low
+            high[f.slice] = f.high
+        return low, high
+
+    def to_markdown(self) -> str:
+        lines = ["| name | index | size | range | meaning |", "|---|---|---|---|---|"]
+        for f in self.fields:
+            idx = f"{f.start}" if f.size == 1 else f"{f.start}:{f.stop}"
+            rng = f"{f.low:g}..{f.high:g}"
+            lines.append(f"| `{f.name}` | {idx} | {f.size} | {rng} | {f.meaning} |")
+        return "\n".join(lines)
+
+
+class Encoder(Generic[S]):
+    """Turns a state into what one seat may see.
+
+    ``shape`` is the observation shape; ``layout`` names its parts along the first axis
+    (for a flat vector, entries; for planes of shape (C, H, W), channels).
+    ``fill(state, player, out)`` writes into a zeroed float32 array of that shape, and
+    every value stays within the bounds its layout field declares.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        shape: tuple[int, ...],
+        layout: Layout,
+        fill: Callable[[S, int, np.ndarray], None],
+        description: str = "",
+    ) -> None:
+        self.name = name
+        self.shape = shape
+        self.layout = layout
+        self._fill = fill
+        self.description = description
+        if layout.size != shape[0]:
+            raise ValueError(f"encoder {name!r}: layout covers {layout.size} entries, shape is {shape}")
+        low, high = layout.bounds()
+        extra = (1,) * (len(shape) - 1)
+        self.low = np.broadcast_to(low.reshape((-1, *extra)), shape).copy()
+        self.high = np.broadcast_to(high.reshape((-1, *extra)), shape).copy()
+
+    def encode(self, state: S, player: int) -> np.ndarray:
+        out = np.zeros(self.shape, dtype=np.float32)
+        self._fill(state, player, out)
+        return out
+
+    def __repr__(self) -> str:
+        return f"Encoder({self.name!r}, shape={self.shape})"

@@ -1,0 +1,325 @@
+"""The ONE generic PettingZoo AEC adapter. It routes; the game's rules decide.
+
+Every registered game is served by :class:`ChocoAECEnv`; ``make_env_functions`` gives a
+game its PettingZoo-style ``env`` and ``raw_env`` constructors.
+"""
+
+from __future__ import annotations
+
+import random
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from choco_envs.core.errors import ConfigError, IllegalActionError, RecordError
+from choco_envs.core.game import Game
+from choco_envs.core.records import RECORD_FORMAT, check_record_header
+
+ILLEGAL_ACTION_MODES = ("terminate", "raise")
+REWARD_MODES = ("win", "score")
+RENDER_MODES = ("ansi", "human")
+
+#: keys of every agent's ``infos`` dict, the same at every step (numbers only)
+INFO_KEYS = ("final_score", "game_over", "illegal_action")
+
+
+class ChocoAECEnv(AECEnv):
+    """A choco_envs game as a PettingZoo AEC environment.
+
+    Options common to every game (game options go to the game):
+
+    * ``num_players``: seats; agents are ``player_0 .. player_{n-1}``, seat 0 moves first.
+    * ``observation``: encoder name, ``"flat"`` (default) or a game's other encoders
+      (``"planes"`` for board games).
+    * ``illegal_action``: ``"terminate"`` (default: the game ends, the offender gets -1,
+      the others 0, and a warning is issued) or ``"raise"`` (IllegalActionError, nothing
+      changes).
+    * ``reward_mode``: ``"win"`` (rank-based, +1/-1/0 with two players) or ``"score"``
+      (own final score minus the best other final score).
+    * ``render_mode``: ``"ansi"`` (render returns text) or ``"human"`` (prints it).
+    * ``render_player``: the seat whose view ``render`` shows; None shows what a spectator
+      sees (public information only).
+    """
+
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "is_parallelizable": False}
+
+    def __init__(
+        self,
+        game_cls: type[Game[Any]],
+        *,
+        render_mode: str | None = None,
+        illegal_action: str = "terminate",
+        reward_mode: str = "win",
+        observation: str = "flat",
+        render_player: int | None = None,
+        **game_options: Any,
+    ) -> None:
+        super().__init__()
+        _check_choice("render_mode", render_mode, (None, *RENDER_MODES))
+        _check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
+        _check_choice("reward_mode", reward_mode, REWARD_MODES)
+        self.game: Game[Any] = game_cls(**game_options)
+        spec = self.game.spec
+        self.encoder = self.game.encoder(observation)
+        n = self.game.num_players
+        if render_player is not None and (
+            isinstance(render_player, bool) or render_player not in range(n)
+        ):
+            raise ConfigError(
+                f"option render_player={render_player!r} is not allowed; allowed: None or "
+                f"a seat in 0..{n - 1}"
+            )
+        self.metadata = {**self.metadata, "name": spec.env_id}
+        self.render_mode = render_mode
+        self.render_player = render_player
+        self.illegal_action = illegal_action
+        self.reward_mode = reward_mode
+        self.observation_name = observation
+        self.options: dict[str, Any] = {
+            **self.game.config,
+            "observation": observation,
+            "illegal_action": illegal_action,
+            "reward_mode": reward_mode,
+        }
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    low=self.encoder.low, high=self.encoder.high, dtype=np.float32
+                ),
+                "action_mask": spaces.Box(0, 1, (self.game.num_actions,), dtype=np.int8),
+            }
+        )
+        act_space = spaces.Discrete(self.game.num_actions)
+        # one shared space per kind, as every agent's are identical (Tianshou needs that)
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: act_space for a in self.possible_agents}
+        self.state_: Any = None
+        self._rng: random.Random | None = None
+        self._seed: int | None = None
+        self._mask: np.ndarray | None = None
+        self.actions_taken: list[int] = []
+        self.illegal_by: int | None = None
+
+    # ------------------------------------------------------------------ spaces
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ reset
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a game. ``seed`` fixes every random draw; ``options={"state": record}``
+        continues a saved game (see :meth:`save`)."""
+        if seed is not None:
+            self._seed = int(seed)
+            self._rng = random.Random(self._seed)
+        elif self._rng is None:
+            self._seed = random.SystemRandom().randrange(2**63)
+            self._rng = random.Random(self._seed)
+        options = dict(options or {})
+        saved = options.pop("state", None)
+        if options:
+            raise ConfigError(
+                f"unknown reset option(s) {sorted(options)}; allowed: 'state' (a record from save())"
+            )
+        self.actions_taken = []
+        self.illegal_by = None
+        if saved is None:
+            self.state_ = self.game.new_state(self._rng)
+        else:
+            self._load(saved)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: self._info(a) for a in self.agents}
+        self._mask = None
+        if self.game.is_over(self.state_):
+            self._finish()
+        else:
+            self.agent_selection = self.possible_agents[self.game.current_player(self.state_)]
+
+    # ------------------------------------------------------------------ step
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game, s = self.game, self.state_
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        try:
+            a = game.check_action_range(s, action)
+            if not self.legal_mask()[a]:
+                raise game.illegal(s, a, "the action mask forbids it")
+            game.apply(s, a, self._rng)
+        except IllegalActionError as err:
+            if self.illegal_action == "raise":
+                raise
+            self._terminate_illegal(agent, str(err))
+            return
+        self.actions_taken.append(a)
+        self._mask = None
+        if game.is_over(s):
+            self._finish()
+        else:
+            self.agent_selection = self.possible_agents[game.current_player(s)]
+        self._accumulate_rewards()
+
+    def _terminate_illegal(self, agent: str, message: str) -> None:
+        gymnasium.logger.warn(f"Illegal move made, game terminating with current player losing. {message}")
+        warnings.warn(message, RuntimeWarning, stacklevel=3)
+        self.illegal_by = self.agent_name_mapping[agent]
+        for a in self.agents:
+            self.terminations[a] = True
+            self.rewards[a] = -1.0 if a == agent else 0.0
+            self.infos[a] = self._info(a)
+        self._mask = None
+        self._accumulate_rewards()
+
+    def _finish(self) -> None:
+        s = self.game
+        if self.reward_mode == "win":
+            values = s.returns(self.state_)
+        else:
+            scores = s.scores(self.state_)
+            values = [
+                float(scores[i] - max(scores[j] for j in range(len(scores)) if j != i))
+                for i in range(len(scores))
+            ]
+        for a in self.agents:
+            self.rewards[a] = float(values[self.agent_name_mapping[a]])
+            self.terminations[a] = True
+            self.infos[a] = self._info(a)
+        self._mask = None
+
+    def _info(self, agent: str) -> dict[str, Any]:
+        over = self.state_ is not None and (
+            self.game.is_over(self.state_) or self.illegal_by is not None
+        )
+        final = float(self.game.scores(self.state_)[self.agent_name_mapping[agent]]) if (
+            over and self.illegal_by is None
+        ) else 0.0
+        illegal = int(self.illegal_by == self.agent_name_mapping[agent])
+        return {"final_score": final, "game_over": int(over), "illegal_action": illegal}
+
+    # ------------------------------------------------------------------ observe
+    def legal_mask(self) -> np.ndarray:
+        """Boolean mask of the agent to act (all False once the game is over)."""
+        if self._mask is None:
+            if self.illegal_by is not None:
+                self._mask = np.zeros(self.game.num_actions, dtype=bool)
+            else:
+                self._mask = np.asarray(self.game.legal_mask(self.state_), dtype=bool)
+        return self._mask
+
+    def action_masks(self) -> np.ndarray:
+        """The acting agent's mask, for trainers that call a method (sb3-contrib)."""
+        return self.legal_mask().copy()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.agent_name_mapping[agent]
+        obs = self.encoder.encode(self.state_, seat)
+        if agent == self.agent_selection and not self.terminations.get(agent, True):
+            mask = self.legal_mask().astype(np.int8)
+        else:
+            mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    def observation_layout(self) -> list[tuple[str, slice, str]]:
+        """(name, slice, meaning) of every part of the observation."""
+        return self.encoder.layout.rows()
+
+    # ------------------------------------------------------------------ text
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            return None
+        text = self.game.state_to_string(self.state_, self.render_player)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def action_to_string(self, action: int) -> str:
+        return self.game.action_to_string(self.state_, action)
+
+    def legal_actions(self) -> list[int]:
+        return np.flatnonzero(self.legal_mask()).tolist()
+
+    def scores(self) -> list[float]:
+        return list(self.game.scores(self.state_))
+
+    def score_breakdown(self) -> dict[str, list[float]]:
+        return self.game.score_breakdown(self.state_)
+
+    def close(self) -> None:
+        pass
+
+    # ------------------------------------------------------------------ records
+    def save(self) -> dict[str, Any]:
+        """A complete record of the game so far: options, seed, actions, the state and
+        the random stream, to continue with ``reset(options={"state": record})``."""
+        assert self._rng is not None, "reset() before save()"
+        rng_state = self._rng.getstate()
+        return {
+            "format": RECORD_FORMAT,
+            "env_id": self.game.spec.env_id,
+            "version": self.game.spec.version,
+            "options": {k: v for k, v in self.game.config.items() if _jsonable(v)},
+            "seed": self._seed,
+            "actions": list(self.actions_taken),
+            "state": self.game.to_json(self.state_),
+            "rng": [rng_state[0], list(rng_state[1]), rng_state[2]],
+        }
+
+    def _load(self, record: Any) -> None:
+        check_record_header(record, self.game)
+        state = self.game.from_json(record["state"])
+        rng = record.get("rng")
+        if rng is not None:
+            try:
+                self._rng = random.Random()
+                self._rng.setstate((rng[0], tuple(rng[1]), rng[2]))
+            except (TypeError, ValueError, IndexError) as err:
+                raise RecordError(f"saved game: field 'rng' is malformed ({err})") from err
+        self.state_ = state
+        self.actions_taken = list(record.get("actions", []))
+
+
+def _jsonable(v: Any) -> bool:
+    return v is None or isinstance(v, (bool, int, float, str, list, dict))
+
+
+def _check_choice(name: str, value: Any, allowed: tuple[Any, ...]) -> None:
+    if value not in allowed:
+        raise ConfigError(
+            f"option {name}={value!r} is not allowed; allowed values: "
+            f"{', '.join(repr(v) for v in allowed)}"
+        )
+
+
+def make_env_functions(
+    game_cls: type[Game[Any]],
+) -> tuple[Callable[..., AECEnv], Callable[..., ChocoAECEnv]]:
+    """PettingZoo-style ``env`` (wrapped with order enforcing) and ``raw_env``."""
+
+    def raw_env(**options: Any) -> ChocoAECEnv:
+        return ChocoAECEnv(game_cls, **options)
+
+    def env(**options: Any) -> AECEnv:
+        return wrappers.OrderEnforcingWrapper(raw_env(**options))
+
+    raw_env.__doc__ = f"The unwrapped {game_cls.spec.env_id} AEC env. {ChocoAECEnv.__doc__}"
+    env.__doc__ = f"The {game_cls.spec.env_id} AEC env, order-enforced. {ChocoAECEnv.__doc__}"
+    return env, raw_env

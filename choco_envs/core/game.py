@@ -1,0 +1,199 @@
+"""The game protocol: a spec plus pure functions of a State. The rules decide; the
+adapter (``choco_envs.core.env``) only routes.
+
+A game subclasses :class:`Game` and implements the abstract methods. Randomness is
+never global: ``new_state`` and ``apply`` receive a ``random.Random`` that the caller
+owns (the env seeds it from ``reset(seed=...)``; a search bot passes its own, so that it
+cannot foresee the real dice or deck). Whatever is already decided but hidden (the order
+of a shuffled deck, face-down tiles) lives in the State, and ``determinize`` resamples it.
+
+Contract, checked for every game by ``tests/conformance``:
+
+* ``apply(s, a, rng)`` raises :class:`IllegalActionError` (through ``self.illegal``)
+  *before* changing anything when the rules do not allow ``a``; the rules check this
+  themselves, independently of ``legal_mask``, and the suite asserts the two agree.
+* ``current_player(s)`` is the seat to act, the same seat for every step of a
+  multi-step turn; it is -1 once the game is over.
+* ``legal_mask(s)`` is never empty while the game is not over.
+* the game ends within ``max_steps`` steps.
+* ``determinize(s, p, rng)`` returns a state that seat ``p`` cannot tell from ``s``:
+  ``observe``, ``legal_mask`` and ``state_to_string`` for ``p`` are unchanged.
+* ``from_json(to_json(s))`` is equal to ``s`` in every respect the rules read.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+import numpy as np
+
+from choco_envs.core.encoding import Encoder
+from choco_envs.core.errors import ConfigError, IllegalActionError, RecordError
+from choco_envs.core.spec import GameSpec
+
+S = TypeVar("S")
+
+#: The RNG type every rule function receives.
+Rng = random.Random
+
+
+class Game(ABC, Generic[S]):
+    """Rules of one game for one configuration (player count and rule options)."""
+
+    spec: ClassVar[GameSpec]
+
+    #: set by subclasses in ``__init__``
+    num_actions: int
+    max_steps: int
+    encoders: dict[str, Encoder[S]]
+
+    def __init__(self, **options: Any) -> None:
+        self.config: dict[str, Any] = self.spec.validate(options)
+        self.num_players: int = self.config["num_players"]
+
+    # ------------------------------------------------------------------ rules
+    @abstractmethod
+    def new_state(self, rng: Rng) -> S:
+        """A fresh game, set up with draws from ``rng``."""
+
+    @abstractmethod
+    def current_player(self, s: S) -> int:
+        """Seat to act, or -1 when the game is over."""
+
+    @abstractmethod
+    def legal_mask(self, s: S) -> np.ndarray:
+        """Boolean array over the whole action space (all False when over)."""
+
+    def legal_actions(self, s: S) -> list[int]:
+        """The legal actions in increasing order. Games may override for speed."""
+        return np.flatnonzero(self.legal_mask(s)).tolist()
+
+    @abstractmethod
+    def apply(self, s: S, action: int, rng: Rng) -> None:
+        """Play ``action`` for the current player, in place. Raise through
+        ``self.illegal`` before any change if the rules refuse it."""
+
+    @abstractmethod
+    def is_over(self, s: S) -> bool: ...
+
+    @abstractmethod
+    def scores(self, s: S) -> list[float]:
+        """Points of each seat (final once the game is over)."""
+
+    def ranking_key(self, s: S, player: int) -> tuple[float, ...]:
+        """What decides the ranking: score first, then the game's tie-breaks. Equal keys
+        share the place."""
+        return (self.scores(s)[player],)
+
+    def score_breakdown(self, s: S) -> dict[str, list[float]]:
+        """Named parts of every seat's score; they add up to ``scores``."""
+        return {"total": list(self.scores(s))}
+
+    def returns(self, s: S) -> list[float]:
+        """Rank-based outcome in [-1, 1]: with N players, place k (0 = best) is worth
+        1 - 2k/(N-1); tied players share the average of the places they span. For two
+        players this is +1 win, -1 loss, 0 draw."""
+        return rank_returns([self.ranking_key(s, p) for p in range(self.num_players)])
+
+    @abstractmethod
+    def copy(self, s: S) -> S:
+        """An independent copy, cheap enough for search."""
+
+    @abstractmethod
+    def determinize(self, s: S, player: int, rng: Rng) -> S:
+        """A full state that ``player`` cannot tell from ``s``; every hidden card, tile,
+        side and deck order resampled from what ``player`` cannot see."""
+
+    # ------------------------------------------------------------------ records
+    @abstractmethod
+    def to_json(self, s: S) -> dict[str, Any]:
+        """A complete, human-readable record of the state (JSON types only)."""
+
+    @abstractmethod
+    def from_json(self, d: Mapping[str, Any]) -> S:
+        """Inverse of ``to_json``; raise RecordError naming what is malformed."""
+
+    # ------------------------------------------------------------------ text
+    @abstractmethod
+    def action_to_string(self, s: S, action: int) -> str: ...
+
+    @abstractmethod
+    def state_to_string(self, s: S, player: int | None) -> str:
+        """What ``player`` may see (None: a spectator, public information only)."""
+
+    # ------------------------------------------------------------------ helpers
+    def illegal(self, s: S, action: Any, reason: str) -> IllegalActionError:
+        """Build the error for a refused action: the action, its meaning, why, and the
+        legal ones. Use as ``raise self.illegal(s, a, "why")``."""
+        return IllegalActionError(self.describe_illegal(s, action, reason))
+
+    def describe_illegal(self, s: S, action: Any, reason: str) -> str:
+        meaning = ""
+        if isinstance(action, (int, np.integer)) and 0 <= int(action) < self.num_actions:
+            try:
+                meaning = f" ({self.action_to_string(s, int(action))})"
+            except Exception:  # noqa: BLE001 - a meaning is a courtesy, never a crash
+                meaning = ""
+        legal = self.legal_actions(s) if not self.is_over(s) else []
+        shown = ", ".join(f"{a}={self.action_to_string(s, a)}" for a in legal[:12])
+        more = f", ... ({len(legal)} in all)" if len(legal) > 12 else ""
+        who = self.current_player(s)
+        return (
+            f"{self.spec.env_id}: action {action!r}{meaning} is not legal for player_{who}: "
+            f"{reason}. Legal actions: [{shown}{more}]"
+        )
+
+    def check_action_range(self, s: S, action: Any) -> int:
+        """Turn ``action`` into an int in range, or raise IllegalActionError."""
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+                action = int(action)
+            else:
+                raise self.illegal(s, action, f"actions are ints in 0..{self.num_actions - 1}")
+        a = int(action)
+        if not 0 <= a < self.num_actions:
+            raise self.illegal(s, a, f"out of range; actions are 0..{self.num_actions - 1}")
+        return a
+
+    def encoder(self, name: str) -> Encoder[S]:
+        if name not in self.encoders:
+            raise ConfigError(
+                f"option observation={name!r} is not allowed for {self.spec.env_id}; "
+                f"allowed values: {', '.join(map(repr, self.encoders))}"
+            )
+        return self.encoders[name]
+
+    def observe(self, s: S, player: int, encoding: str = "flat") -> np.ndarray:
+        return self.encoders[encoding].encode(s, player)
+
+
+def rank_returns(keys: Sequence[tuple[float, ...]]) -> list[float]:
+    """Rank-based returns from ranking keys (higher is better), ties sharing places."""
+    n = len(keys)
+    if n == 1:
+        return [0.0]
+    out = []
+    for k in keys:
+        better = sum(1 for o in keys if o > k)
+        equal = sum(1 for o in keys if o == k)  # includes self
+        first, last = better, better + equal - 1
+        mean_place = (first + last) / 2
+        out.append(1.0 - 2.0 * mean_place / (n - 1))
+    return out
+
+
+def require(d: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    """Read ``d[key]`` checking its type; raise RecordError naming what is wrong."""
+    if not isinstance(d, Mapping):
+        raise RecordError(f"{where}: expected an object, got {type(d).__name__}")
+    if key not in d:
+        raise RecordError(f"{where}: missing field {key!r}")
+    value = d[key]
+    if isinstance(value, bool) and kind in (int, float):
+        raise RecordError(f"{where}.{key}: expected {kind}, got a bool")
+    if not isinstance(value, kind):
+        raise RecordError(f"{where}.{key}: expected {kind}, got {type(value).__name__} {value!r}")
+    return value
