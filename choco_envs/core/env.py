@@ -128,8 +128,11 @@ class ChocoAECEnv(AECEnv):
         options = dict(options or {})
         saved = options.pop("state", None)
         if options:
-            raise ConfigError(
-                f"unknown reset option(s) {sorted(options)}; allowed: 'state' (a record from save())"
+            # PettingZoo's api_test passes a dummy reset option; reset options other than
+            # "state" change nothing, so they are reported, not refused.
+            warnings.warn(
+                f"reset option(s) {sorted(options)} ignored; the only reset option is 'state'",
+                stacklevel=2,
             )
         self.actions_taken = []
         self.illegal_by = None
@@ -144,7 +147,8 @@ class ChocoAECEnv(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: self._info(a) for a in self.agents}
         self._mask = None
-        if self.game.is_over(self.state_):
+        if self.game.is_over(self.state_):  # a saved game that had ended
+            self.agent_selection = self.agents[0]
             self._finish()
         else:
             self.agent_selection = self.possible_agents[self.game.current_player(self.state_)]

@@ -1,0 +1,1 @@
+"""The arena: matches with seats rotated and duplicate deals, ratings, tables, plots."""

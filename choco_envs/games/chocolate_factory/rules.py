@@ -1,0 +1,624 @@
+"""Rules of Chocolate Factory (seed 001, German rulebook; English reading in RULINGS.md).
+
+A roll: the roller's dice are rolled (one unit of shift time); the roller decides first
+(pick, pass, reroll while nobody has picked, hire the master), then every other player in
+seat order picks one item from what is left or passes. A pick that finishes a variety is
+followed at once, by the same player, by packing the bar (when more than one package
+accepts it) and choosing the freed station's new variety. Dice are rolled with the ``rng``
+passed to :meth:`ChocolateFactoryGame.apply`; the state never holds future dice, so
+``determinize`` is a copy (all information is public).
+
+Action ids are in :mod:`choco_envs.games.chocolate_factory.encoding` (table in the docs).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from choco_envs.core.errors import RecordError
+from choco_envs.core.game import Game, require
+from choco_envs.core.spec import GameSpec, Option
+from choco_envs.games.chocolate_factory import components as cp
+from choco_envs.games.chocolate_factory.components import Components, load_components
+
+# ---------------------------------------------------------------- action table
+STATIONS = 4
+FACES = 6  # every die has six faces
+PAIR = 0  # + (station * 6 + ingredient) * 6 + quantity face (5 = joker)
+MACHINE = PAIR + STATIONS * FACES * FACES  # 144: + station * 6 + machine
+SPECIAL = MACHINE + STATIONS * FACES  # 168: + station * 6 + special
+MASTER = SPECIAL + STATIONS * FACES  # 192: + station * 6 + ingredient
+PASS = MASTER + STATIONS * FACES  # 216
+REROLL = PASS + 1  # 217
+MAX_SLOTS = cp.MAX_PLAYERS + 2
+PACK = REROLL + 1  # 218: + package slot (0..7)
+CHOOSE = PACK + MAX_SLOTS  # 226: + variety (0..8)
+NUM_ACTIONS = CHOOSE + len(cp.VARIETY_NAMES)  # 235
+
+# dice layout in State.dice: counts per face
+DQ, DI, DM, DS = 0, 6, 12, 18  # quantity, ingredient, machine, special
+
+# phases
+PICK, PACK_BAR, CHOOSE_VARIETY, OVER = 0, 1, 2, 3
+PHASE_NAMES = ("pick", "pack", "choose", "over")
+EMPTY, CLOSED = -1, -2  # package slot variety when empty / when full with no supply left
+
+SPEC = GameSpec(
+    env_id="chocolate_factory_v0",
+    name="Chocolate Factory",
+    version=0,
+    min_players=cp.MIN_PLAYERS,
+    max_players=cp.MAX_PLAYERS,
+    hidden_information=False,
+    seed_file="001_826b2ee0b7489964.txt",
+    default_players=2,
+    options=(
+        Option("length", "short", "shift time: 'short' 48 or 'long' 72 rolls, rounded up "
+               "to whole rounds", allowed=cp.LENGTHS),
+        Option("packages", True, "False plays 'Ohne Pakete': nothing is packed, only "
+               "variety points (with refinements) count", allowed=(True, False)),
+        Option("components", None, "component data: None (the authored set), a dict or a "
+               "JSON file path", check=cp.check_components, rule=False),
+    ),
+)  # fmt: skip
+
+
+class FactoryState:
+    """Plain lists and ints; per-station data flat, index ``player * 4 + station``."""
+
+    __slots__ = (
+        "roller", "pick_index", "phase", "time_left", "dice", "variety", "missing",
+        "placed", "special", "apps", "variety_points", "refine_points", "bonus_points",
+        "finished", "storage", "masters", "pkg_variety", "pkg_fill", "pkg_owners",
+        "supply_left", "packages_filled", "pending_variety", "pending_station", "resume_pick",
+    )  # fmt: skip
+
+    roller: int
+    pick_index: int
+    phase: int
+    time_left: int
+    dice: list[int]
+    variety: list[int]
+    missing: list[int]
+    placed: list[int]
+    special: list[int]
+    apps: list[int]
+    variety_points: list[int]
+    refine_points: list[int]
+    bonus_points: list[int]
+    finished: list[int]
+    storage: list[int]
+    masters: list[int]
+    pkg_variety: list[int]
+    pkg_fill: list[int]
+    pkg_owners: list[int]
+    supply_left: int
+    packages_filled: int
+    pending_variety: int
+    pending_station: int
+    resume_pick: int
+
+    LISTS = (
+        "dice", "variety", "missing", "placed", "special", "apps", "variety_points",
+        "refine_points", "bonus_points", "finished", "storage", "masters", "pkg_variety",
+        "pkg_fill", "pkg_owners",
+    )  # fmt: skip
+    INTS = (
+        "roller", "pick_index", "phase", "time_left", "supply_left", "packages_filled",
+        "pending_variety", "pending_station", "resume_pick",
+    )  # fmt: skip
+
+    def copy(self) -> FactoryState:
+        c = FactoryState.__new__(FactoryState)
+        for name in FactoryState.INTS:
+            setattr(c, name, getattr(self, name))
+        for name in FactoryState.LISTS:
+            setattr(c, name, getattr(self, name)[:])
+        return c
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, FactoryState):
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class ChocolateFactoryGame(Game[FactoryState]):
+    """Chocolate Factory for 2 to 6 players; see the module docstring."""
+
+    spec = SPEC
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        from choco_envs.games.chocolate_factory import encoding
+
+        n = self.num_players
+        self.components: Components = load_components(self.config["components"])
+        self.varieties = self.components.varieties
+        self.packages_on: bool = bool(self.config["packages"])
+        self.special_dice = 1 if n == 2 else (2 if n <= 4 else 3)
+        self.max_apps = 4 if n == 2 else 3
+        self.slots = n + 2
+        rolls = cp.LENGTH_ROLLS[self.config["length"]]
+        self.total_rolls = math.ceil(rolls / n) * n
+        self.package_total = self.components.package_total(self.config["length"], n)
+        # per-variety tables for the hot path
+        self.quantities = [v.quantities for v in self.varieties]
+        self.tier = [v.tier for v in self.varieties]
+        self.machine_mask = [v.machine_mask for v in self.varieties]
+        self.variety_special = [v.special for v in self.varieties]
+        self.points = [v.points for v in self.varieties]
+        self.by_tier = [[v.index for v in self.varieties if v.tier == t] for t in range(3)]
+        self.num_actions = NUM_ACTIONS
+        # per roll: rerolls, then per player a master, a pick and two finishings
+        self.max_steps = self.total_rolls * (self.max_apps + 6 * n)
+        self.encoders = {"flat": encoding.flat_encoder(self)}
+
+    # ------------------------------------------------------------------ setup
+    def new_state(self, rng: random.Random) -> FactoryState:
+        n = self.num_players
+        s = FactoryState.__new__(FactoryState)
+        s.roller, s.pick_index, s.phase = 0, 0, PICK
+        s.time_left = self.total_rolls - 1  # rolls left after the first one
+        s.variety = []
+        s.missing = []
+        for _ in range(n):
+            for tier in (0, 0, 1, 2):  # 2 Bronze, 1 Silver, 1 Gold, each drawn at random
+                options = self.by_tier[tier]
+                v = options[int(rng.random() * len(options))]
+                s.variety.append(v)
+                s.missing.extend(self.quantities[v])
+        s.placed = [0] * (4 * n)
+        s.special = [0] * (4 * n)
+        for name in ("apps", "variety_points", "refine_points", "bonus_points", "finished",
+                     "storage", "masters"):  # fmt: skip
+            setattr(s, name, [0] * n)
+        s.pkg_variety = [EMPTY] * self.slots
+        s.pkg_fill = [0] * self.slots
+        s.pkg_owners = [0] * (self.slots * n)
+        s.supply_left = self.package_total - self.slots
+        s.packages_filled = 0
+        s.pending_variety = s.pending_station = -1
+        s.resume_pick = 0
+        s.dice = [0] * 24
+        self._roll(s, rng)
+        return s
+
+    def _roll(self, s: FactoryState, rng: random.Random) -> None:
+        """Roll every die anew (a fresh roll costs time; a reroll does not: callers)."""
+        d = [0] * 24
+        rand = rng.random
+        for _ in range(self.num_players):
+            d[int(rand() * 6)] += 1
+            d[DI + int(rand() * 6)] += 1
+        for _ in range(self.special_dice):
+            d[DM + int(rand() * 6)] += 1
+            d[DS + int(rand() * 6)] += 1
+        s.dice = d
+
+    # ------------------------------------------------------------------ queries
+    def current_player(self, s: FactoryState) -> int:
+        if s.phase == OVER:
+            return -1
+        return (s.roller + s.pick_index) % self.num_players
+
+    def is_over(self, s: FactoryState) -> bool:
+        return s.phase == OVER
+
+    def copy(self, s: FactoryState) -> FactoryState:
+        return s.copy()
+
+    def determinize(self, s: FactoryState, player: int, rng: random.Random) -> FactoryState:
+        """All information is public; only future dice are unknown, and they come from
+        the rng of whoever applies the next action. So a copy is a determinization."""
+        return s.copy()
+
+    def scores(self, s: FactoryState) -> list[float]:
+        return [
+            float(s.variety_points[p] + s.refine_points[p] + s.bonus_points[p])
+            for p in range(self.num_players)
+        ]
+
+    def ranking_key(self, s: FactoryState, player: int) -> tuple[float, ...]:
+        """Most points; tie: more finished varieties; then a draw."""
+        return (self.scores(s)[player], float(s.finished[player]))
+
+    def score_breakdown(self, s: FactoryState) -> dict[str, list[float]]:
+        return {
+            "varieties": [float(x) for x in s.variety_points],
+            "refinements": [float(x) for x in s.refine_points],
+            "package_bonus": [float(x) for x in s.bonus_points],
+            "total": self.scores(s),
+        }
+
+    # ------------------------------------------------------------------ legality
+    def legal_actions(self, s: FactoryState) -> list[int]:
+        if s.phase == PICK:
+            return self._pick_actions(s)
+        if s.phase == PACK_BAR:
+            return [PACK + k for k in self._package_options(s, s.pending_variety)]
+        if s.phase == CHOOSE_VARIETY:
+            return list(range(CHOOSE, CHOOSE + len(self.varieties)))
+        return []
+
+    def legal_mask(self, s: FactoryState) -> np.ndarray:
+        mask = np.zeros(NUM_ACTIONS, dtype=bool)
+        mask[self.legal_actions(s)] = True
+        return mask
+
+    def _pick_actions(self, s: FactoryState) -> list[int]:
+        p = (s.roller + s.pick_index) % self.num_players
+        d = s.dice
+        qty_faces = [q for q in range(5) if d[q]]
+        joker = d[5] > 0
+        pairs: list[int] = []
+        machines: list[int] = []
+        specials: list[int] = []
+        masters: list[int] = []
+        can_hire = s.apps[p] == self.max_apps
+        for st in range(STATIONS):
+            k = p * 4 + st
+            v = s.variety[k]
+            base = k * 6
+            for i in range(6):
+                miss = s.missing[base + i]
+                if miss and d[DI + i]:
+                    a = PAIR + (st * 6 + i) * 6
+                    pairs.extend(a + q for q in qty_faces if q < miss)
+                    if joker:
+                        pairs.append(a + 5)
+            open_machines = self.machine_mask[v] & ~s.placed[k]
+            if open_machines:
+                for m in range(6):
+                    if open_machines >> m & 1:
+                        if d[DM + m]:
+                            machines.append(MACHINE + st * 6 + m)
+                        if can_hire:
+                            masters.append(MASTER + st * 6 + m)
+            sp = self.variety_special[v]
+            if not s.special[k] and d[DS + sp]:
+                specials.append(SPECIAL + st * 6 + sp)
+        acts = pairs + machines + specials + masters
+        acts.append(PASS)
+        if s.pick_index == 0 and s.apps[p] > 0:
+            acts.append(REROLL)
+        return acts
+
+    def _package_options(self, s: FactoryState, variety: int) -> list[int]:
+        """Package slots that accept a bar of ``variety``: every open package of that
+        variety with room, and the first empty one (empty packages are interchangeable)."""
+        options = [k for k in range(self.slots) if s.pkg_variety[k] == variety]
+        for k in range(self.slots):
+            if s.pkg_variety[k] == EMPTY:
+                options.append(k)
+                break
+        options.sort()
+        return options
+
+    def _refusal(self, s: FactoryState, a: int) -> str | None:
+        """Why the rules refuse action ``a`` now, or None if they allow it."""
+        if s.phase == OVER:
+            return "the game is over"
+        if s.phase == PACK_BAR:
+            if PACK <= a < CHOOSE and a - PACK in self._package_options(s, s.pending_variety):
+                return None
+            return "a finished bar must be packed into a package that accepts it"
+        if s.phase == CHOOSE_VARIETY:
+            return None if a >= CHOOSE else "the freed station needs its new variety first"
+        if a >= PACK:
+            return "packing and choosing a variety follow only a finished variety"
+        p = self.current_player(s)
+        if a == PASS:
+            return None
+        if a == REROLL:
+            if s.pick_index != 0:
+                return "only the roller rerolls, before anyone has picked"
+            return None if s.apps[p] > 0 else "a reroll costs an application; none left"
+        kind, st, face = _decode_station_action(a)
+        k = p * 4 + st
+        v = s.variety[k]
+        if kind == "pair":
+            ingredient, q = divmod(face, 6)
+            return self._pair_refusal(s, k, ingredient, q)
+        if kind == "special":
+            if not s.dice[DS + face]:
+                return "no such special die is left in the roll"
+            if self.variety_special[v] != face:
+                return "the station's variety does not name that special ingredient"
+            return "the station already has its special" if s.special[k] else None
+        # machine die or master: same placement rule
+        if not self.machine_mask[v] >> face & 1:
+            return "machines go only to Silver or Gold stations whose recipe uses them"
+        if s.placed[k] >> face & 1:
+            return "the station already has a machine for that ingredient"
+        if kind == "machine":
+            return None if s.dice[DM + face] else "no such machine die is left in the roll"
+        if s.apps[p] != self.max_apps:
+            return f"the master needs {self.max_apps} applications"
+        return None
+
+    def _pair_refusal(self, s: FactoryState, k: int, ingredient: int, q: int) -> str | None:
+        if not s.dice[DQ + q] or not s.dice[DI + ingredient]:
+            return "that quantity or ingredient die is not left in the roll"
+        miss = s.missing[k * 6 + ingredient]
+        if miss == 0:
+            return "the station needs no more of that ingredient"
+        if q < 5 and q + 1 > miss:
+            return f"the whole quantity must fit; only {miss} missing there"
+        return None
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, s: FactoryState, action: int, rng: random.Random) -> None:
+        a = self.check_action_range(s, action)
+        reason = self._refusal(s, a)
+        if reason is not None:
+            raise self.illegal(s, a, reason)
+        p = self.current_player(s)
+        if s.phase == PACK_BAR:
+            self._pack(s, p, a - PACK)
+            self._after_pack(s, p)
+        elif s.phase == CHOOSE_VARIETY:
+            self._choose(s, p, a - CHOOSE, rng)
+        elif a == PASS:
+            if s.apps[p] < self.max_apps:
+                s.apps[p] += 1
+            self._next_picker(s, rng)
+        elif a == REROLL:
+            s.apps[p] -= 1
+            self._roll(s, rng)
+        else:
+            self._place(s, p, a, rng)
+
+    def _place(self, s: FactoryState, p: int, a: int, rng: random.Random) -> None:
+        kind, st, face = _decode_station_action(a)
+        k = p * 4 + st
+        if kind == "pair":
+            ingredient, q = divmod(face, 6)
+            s.dice[DQ + q] -= 1
+            s.dice[DI + ingredient] -= 1
+            idx = k * 6 + ingredient
+            s.missing[idx] -= min(cp.JOKER_FILL, s.missing[idx]) if q == 5 else q + 1
+        elif kind == "machine":
+            s.dice[DM + face] -= 1
+            s.placed[k] |= 1 << face
+        elif kind == "special":
+            s.dice[DS + face] -= 1
+            s.special[k] = 1
+        else:  # the master: hired and placed in one step; not a pick
+            s.apps[p] = 0
+            s.masters[p] += 1
+            s.placed[k] |= 1 << face
+        s.resume_pick = 1 if kind == "master" else 0
+        if self._station_done(s, k):
+            self._finish_variety(s, p, st)
+            if s.phase != PICK:
+                return
+        if kind != "master":
+            self._next_picker(s, rng)
+
+    def _station_done(self, s: FactoryState, k: int) -> bool:
+        v = s.variety[k]
+        if s.placed[k] != self.machine_mask[v]:
+            return False
+        return not any(s.missing[k * 6 : k * 6 + 6])
+
+    def _finish_variety(self, s: FactoryState, p: int, st: int) -> None:
+        """Score the bar, free the station, and pack at once (a choice only when more
+        than one package accepts the bar)."""
+        k = p * 4 + st
+        v = s.variety[k]
+        s.variety_points[p] += self.points[v]
+        if s.special[k]:
+            s.refine_points[p] += cp.REFINE_BONUS
+        s.finished[p] += 1
+        s.variety[k] = -1
+        s.placed[k] = 0
+        s.special[k] = 0
+        s.pending_station = st
+        s.pending_variety = v
+        if not self.packages_on:
+            s.phase = CHOOSE_VARIETY
+            return
+        options = self._package_options(s, v)
+        if len(options) > 1:
+            s.phase = PACK_BAR
+            return
+        if options:
+            self._pack(s, p, options[0])
+        else:
+            s.storage[p] += 1
+        self._after_pack(s, p)
+
+    def _pack(self, s: FactoryState, p: int, slot: int) -> None:
+        n = self.num_players
+        v = s.pending_variety
+        s.pkg_variety[slot] = v
+        s.pkg_fill[slot] += 1
+        s.pkg_owners[slot * n + p] += 1
+        if s.pkg_fill[slot] < cp.PACKAGE_SIZE:
+            return
+        bonus = cp.PACKAGE_BONUS[self.tier[v]]
+        for owner in range(n):
+            s.bonus_points[owner] += bonus * s.pkg_owners[slot * n + owner]
+            s.pkg_owners[slot * n + owner] = 0
+        s.packages_filled += 1
+        s.pkg_fill[slot] = 0
+        if s.supply_left > 0:
+            s.supply_left -= 1
+            s.pkg_variety[slot] = EMPTY
+        else:
+            s.pkg_variety[slot] = CLOSED
+
+    def _after_pack(self, s: FactoryState, p: int) -> None:
+        if s.supply_left == 0 and all(v == CLOSED for v in s.pkg_variety):
+            s.phase = OVER  # every package is full: the game ends at once
+            return
+        s.phase = CHOOSE_VARIETY
+
+    def _choose(self, s: FactoryState, p: int, v: int, rng: random.Random) -> None:
+        k = p * 4 + s.pending_station
+        s.variety[k] = v
+        s.missing[k * 6 : k * 6 + 6] = self.quantities[v]
+        s.pending_station = s.pending_variety = -1
+        s.phase = PICK
+        if not s.resume_pick:
+            self._next_picker(s, rng)
+
+    def _next_picker(self, s: FactoryState, rng: random.Random) -> None:
+        s.pick_index += 1
+        self._roll_if_round_done(s, rng)
+
+    def _roll_if_round_done(self, s: FactoryState, rng: random.Random) -> None:
+        if s.pick_index < self.num_players:
+            return
+        if s.time_left == 0:
+            s.phase = OVER  # shift time is out and the round is finished
+            return
+        s.roller = (s.roller + 1) % self.num_players
+        s.pick_index = 0
+        s.time_left -= 1
+        self._roll(s, rng)
+
+    # ------------------------------------------------------------------ text
+    def action_to_string(self, s: FactoryState, action: int) -> str:
+        a = int(action)
+        if not 0 <= a < NUM_ACTIONS:
+            return f"invalid action {a}"
+        if a == PASS:
+            return "pass (+1 application)"
+        if a == REROLL:
+            return "reroll all dice (costs 1 application, no shift time)"
+        if a >= CHOOSE:
+            v = self.varieties[a - CHOOSE]
+            return f"new variety {v.name} ({cp.TIERS[v.tier]}, {v.points} points)"
+        if a >= PACK:
+            return f"pack the bar into package {a - PACK}"
+        kind, st, face = _decode_station_action(a)
+        if kind == "pair":
+            ingredient, q = divmod(face, 6)
+            return f"pair {cp.QUANTITY_FACES[q]} x {cp.INGREDIENTS[ingredient]} -> station {st}"
+        if kind == "machine":
+            return f"machine {cp.MACHINES[face]} -> station {st}"
+        if kind == "special":
+            return f"special {cp.SPECIALS[face]} -> station {st}"
+        return f"hire the master as {cp.MACHINES[face]} -> station {st}"
+
+    def state_to_string(self, s: FactoryState, player: int | None) -> str:
+        """Everything is public, so every seat sees the same text."""
+        n = self.num_players
+        d = s.dice
+        lines = [
+            f"Chocolate Factory, {n} players, phase {PHASE_NAMES[s.phase]}, roller "
+            f"player_{s.roller}, to act: player_{self.current_player(s)}, shift time left "
+            f"{s.time_left} rolls",
+            "dice: quantity "
+            + " ".join(f"{cp.QUANTITY_FACES[q]}x{d[q]}" for q in range(6) if d[q])
+            + " | ingredient "
+            + " ".join(f"{cp.INGREDIENTS[i]}x{d[DI + i]}" for i in range(6) if d[DI + i])
+            + " | machine "
+            + " ".join(f"{cp.MACHINES[m]}x{d[DM + m]}" for m in range(6) if d[DM + m])
+            + " | special "
+            + " ".join(f"{cp.SPECIALS[x]}x{d[DS + x]}" for x in range(6) if d[DS + x]),
+        ]
+        for p in range(n):
+            score = self.scores(s)[p]
+            lines.append(
+                f"player_{p}: {score:g} points, {s.finished[p]} finished, applications "
+                f"{s.apps[p]}/{self.max_apps}, storage {s.storage[p]}"
+            )
+            for st in range(STATIONS):
+                lines.append("  " + self._station_text(s, p * 4 + st, st))
+        if self.packages_on:
+            lines.append(f"packages: {s.supply_left} in supply, {s.packages_filled} filled")
+            for k in range(self.slots):
+                lines.append("  " + self._package_text(s, k))
+        return "\n".join(lines)
+
+    def _station_text(self, s: FactoryState, k: int, st: int) -> str:
+        v = s.variety[k]
+        if v < 0:
+            return f"station {st}: free (variety to choose)"
+        var = self.varieties[v]
+        missing = ", ".join(
+            f"{cp.INGREDIENTS[i]} {s.missing[k * 6 + i]}/{var.quantities[i]}"
+            for i in range(6)
+            if var.quantities[i]
+        )
+        machines = " ".join(
+            cp.MACHINES[m] + ("+" if s.placed[k] >> m & 1 else "-")
+            for m in range(6)
+            if self.machine_mask[v] >> m & 1
+        )
+        special = cp.SPECIALS[var.special] + (" placed" if s.special[k] else " open")
+        return (
+            f"station {st}: {var.name} ({cp.TIERS[var.tier]}) missing {missing}; "
+            f"machines {machines or 'none'}; special {special}"
+        )
+
+    def _package_text(self, s: FactoryState, k: int) -> str:
+        v = s.pkg_variety[k]
+        if v == CLOSED:
+            return f"package {k}: full, none left to open"
+        if v == EMPTY:
+            return f"package {k}: empty"
+        n = self.num_players
+        owners = ", ".join(
+            f"player_{p} x{s.pkg_owners[k * n + p]}" for p in range(n) if s.pkg_owners[k * n + p]
+        )
+        return f"package {k}: {self.varieties[v].name} {s.pkg_fill[k]}/4 ({owners})"
+
+    # ------------------------------------------------------------------ records
+    def to_json(self, s: FactoryState) -> dict[str, Any]:
+        record: dict[str, Any] = {name: getattr(s, name) for name in FactoryState.INTS}
+        record.update({name: list(getattr(s, name)) for name in FactoryState.LISTS})
+        record["phase"] = PHASE_NAMES[s.phase]
+        return record
+
+    def from_json(self, d: Mapping[str, Any]) -> FactoryState:
+        n = self.num_players
+        sizes = {
+            "dice": 24, "variety": 4 * n, "missing": 24 * n, "placed": 4 * n,
+            "special": 4 * n, "pkg_variety": self.slots, "pkg_fill": self.slots,
+            "pkg_owners": self.slots * n,
+        }  # fmt: skip
+        s = FactoryState.__new__(FactoryState)
+        phase = require(d, "phase", str, "state")
+        if phase not in PHASE_NAMES:
+            raise RecordError(f"state.phase: {phase!r} is not one of {PHASE_NAMES}")
+        for name in FactoryState.INTS:
+            if name != "phase":
+                setattr(s, name, require(d, name, int, "state"))
+        s.phase = PHASE_NAMES.index(phase)
+        for name in FactoryState.LISTS:
+            values = require(d, name, list, "state")
+            size = sizes.get(name, n)
+            if len(values) != size or not all(
+                isinstance(x, int) and not isinstance(x, bool) for x in values
+            ):
+                raise RecordError(f"state.{name}: expected {size} ints, got {values!r}")
+            setattr(s, name, list(values))
+        if any(v < -1 or v >= len(self.varieties) for v in s.variety):
+            raise RecordError(f"state.variety: {s.variety!r} has an unknown variety index")
+        return s
+
+
+def _decode_station_action(a: int) -> tuple[str, int, int]:
+    """(kind, station, face) of an action below PASS; for a pair, face is
+    ``ingredient * 6 + quantity face``."""
+    if a < MACHINE:
+        st, face = divmod(a - PAIR, 36)
+        return "pair", st, face
+    if a < SPECIAL:
+        st, face = divmod(a - MACHINE, 6)
+        return "machine", st, face
+    if a < MASTER:
+        st, face = divmod(a - SPECIAL, 6)
+        return "special", st, face
+    st, face = divmod(a - MASTER, 6)
+    return "master", st, face

@@ -1,0 +1,217 @@
+"""Chocolates encoders: ``"flat"`` (one vector) and ``"planes"`` (C, 4, 4).
+
+Action codec (27 actions):
+
+| id | meaning |
+|---|---|
+| 0, 1 | take display slot 0 with the true / false side face up |
+| 2, 3 | take display slot 1, true / false |
+| 4, 5 | take display slot 2, true / false |
+| 6..21 | reveal grid cell ``id - 6`` (row-major, row 0 next to the display, column 0 left) |
+| 22..26 | reveal chocolate ``id - 22`` of the five next to the grid |
+
+Every value is normalised into [0, 1]. Seats are relative: index 0 is the observing seat,
+then the others in seat order after it. Only face-up chocolates are shown (the face-down
+ones and the pile order are unknown to everyone).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from choco_envs.core.encoding import Encoder, Layout
+from choco_envs.games.chocolates.components import (
+    GRID_CELLS,
+    NOUGAT_SUPPLY,
+    NUM_CARDS,
+    NUM_CHOCOLATES,
+    NUM_KINDS,
+    NUM_SHAPES,
+    NUM_TYPES,
+    PREDICTION_CARDS,
+)
+from choco_envs.games.chocolates.predictions import CORNERS, LEFT, MAIN_DIAGONALS, OUTER, RIGHT
+
+if TYPE_CHECKING:
+    from choco_envs.games.chocolates.rules import ChocolatesGame, ChocolatesState
+
+CELL_FEATURES = NUM_TYPES + NUM_SHAPES + 1  # type one-hot, shape one-hot, face-up flag
+DISPLAY_SIZE = 3
+PILE_SIZE = NUM_CARDS - DISPLAY_SIZE
+REGIONS = (
+    ("outer", OUTER),
+    ("left", LEFT),
+    ("right", RIGHT),
+    ("corners", CORNERS),
+    ("diagonals", MAIN_DIAGONALS[0] + MAIN_DIAGONALS[1]),
+)
+
+
+def flat_layout(num_players: int) -> Layout:
+    """The named slices of the ``flat`` observation."""
+    n = num_players
+    lay = Layout()
+    cell = "type one-hot (dark, brown, white, green, pink, gold), shape one-hot (round, "
+    cell += "triangular, hexagonal), face-up flag; all 0 while face down"
+    lay.add("grid", GRID_CELLS * CELL_FEATURES, f"16 grid cells row-major x 10: {cell}")
+    lay.add("beside", 5 * CELL_FEATURES, f"the 5 chocolates next to the grid x 10: {cell}")
+    lay.add("display_cards", DISPLAY_SIZE * NUM_CARDS, "3 display slots x card id one-hot (29)")
+    lay.add("display_points", DISPLAY_SIZE * 2, "3 slots x (true points, false points) / 10")
+    lay.add("display_nougats", DISPLAY_SIZE, "nougat cubes on each display card / 24")
+    lay.add("seat_cards", n * NUM_CARDS * 2, "per seat (own first) x card x (true up, false up)")
+    lay.add("seat_card_count", n, "cards held per seat / card limit")
+    lay.add("seat_nougats", n, "nougat cubes per seat / 24")
+    lay.add("acting_seat", n, "one-hot of the seat to act (relative)")
+    lay.add("supply", 1, "nougat cubes left in the supply / 24")
+    lay.add("pile", 1, "prediction cards left in the pile / 26")
+    lay.add("unseen_types", NUM_TYPES, "face-down chocolates by type / that type's total")
+    lay.add("unseen_shapes", NUM_SHAPES, "face-down chocolates by shape / that shape's total")
+    lay.add("unseen_kinds", NUM_KINDS, "face-down chocolates by type x shape / its total (0 if none)")
+    lay.add("grid_hidden", 1, "face-down grid chocolates / 16")
+    lay.add("took_card", 1, "1 if the seat to act took a card this turn (must reveal now)")
+    lay.add("end_triggered", 1, "1 once a player reached the card limit")
+    lay.add("final_turns_left", 1, "turns still to play after the current one / (players - 1)")
+    return lay
+
+
+class ChocolatesEncoders:
+    """Precomputed index tables and the two fill functions."""
+
+    def __init__(self, game: ChocolatesGame) -> None:
+        self.n = n = game.num_players
+        self.limit = game.card_limit
+        self.layout = lay = flat_layout(n)
+        self.size = lay.size
+        grid0 = lay["grid"].start
+        # hot[pos][kind] = the three indices set to 1 for a face-up chocolate
+        self.hot = [
+            [
+                (
+                    grid0 + pos * CELL_FEATURES + kind // NUM_SHAPES,
+                    grid0 + pos * CELL_FEATURES + NUM_TYPES + kind % NUM_SHAPES,
+                    grid0 + pos * CELL_FEATURES + CELL_FEATURES - 1,
+                )
+                for kind in range(NUM_KINDS)
+            ]
+            for pos in range(NUM_CHOCOLATES)
+        ]
+        self.display0 = lay["display_cards"].start
+        self.points0 = lay["display_points"].start
+        self.card_points = [
+            (c.true_points / 10.0, c.false_points / 10.0) for c in PREDICTION_CARDS
+        ]
+        self.seat_cards0 = lay["seat_cards"].start
+        self.count0 = lay["seat_card_count"].start
+        self.nougat0 = lay["seat_nougats"].start
+        self.acting0 = lay["acting_seat"].start
+        self.unseen = lay["unseen_types"].start
+        self.scalars0 = lay["supply"].start
+        totals = [0] * NUM_KINDS
+        for kind in game.chocolates:
+            totals[kind] += 1
+        self.kind_totals = totals
+        self.inv_kind = [1.0 / t if t else 0.0 for t in totals]
+        self.inv_type = [
+            1.0 / max(1, sum(totals[t * NUM_SHAPES : (t + 1) * NUM_SHAPES]))
+            for t in range(NUM_TYPES)
+        ]
+        self.inv_shape = [1.0 / max(1, sum(totals[sh::NUM_SHAPES])) for sh in range(NUM_SHAPES)]
+        self.rest0 = lay["beside"].start  # planes: everything after the grid
+        self.rest = self.size - self.rest0
+        self.feature_planes = -(-self.rest // GRID_CELLS)
+        self.regions = np.zeros((len(REGIONS), 4, 4), dtype=np.float32)
+        for i, (_, cells) in enumerate(REGIONS):
+            for c in cells:
+                self.regions[i, c // 4, c % 4] = 1.0
+
+    # ------------------------------------------------------------------ flat
+    def fill_flat(self, s: ChocolatesState, player: int, out: np.ndarray) -> None:
+        """Write the ``flat`` observation of ``player`` into the zeroed ``out``."""
+        ones: list[int] = []
+        hot, layout, revealed = self.hot, s.layout, s.revealed
+        unseen = self.kind_totals[:]
+        for pos in range(NUM_CHOCOLATES):
+            if revealed[pos]:
+                kind = layout[pos]
+                ones.extend(hot[pos][kind])
+                unseen[kind] -= 1
+        for slot in range(DISPLAY_SIZE):
+            card = s.display[slot]
+            if card >= 0:
+                ones.append(self.display0 + slot * NUM_CARDS + card)
+                out[self.points0 + 2 * slot : self.points0 + 2 * slot + 2] = self.card_points[card]
+        n = self.n
+        for rel in range(n):
+            seat = (player + rel) % n
+            base = self.seat_cards0 + rel * 2 * NUM_CARDS
+            ones.extend([base + code for code in s.cards[seat]])
+        if s.current >= 0:
+            ones.append(self.acting0 + (s.current - player) % n)
+        out[ones] = 1.0
+        lay = self.layout
+        out[lay["display_nougats"]] = [v / NOUGAT_SUPPLY for v in s.display_nougats]
+        seats = [(player + rel) % n for rel in range(n)]
+        out[lay["seat_card_count"]] = [len(s.cards[p]) / self.limit for p in seats]
+        out[lay["seat_nougats"]] = [s.nougats[p] / NOUGAT_SUPPLY for p in seats]
+        out[self.unseen : self.unseen + NUM_TYPES + NUM_SHAPES + NUM_KINDS] = (
+            [sum(unseen[t * 3 : t * 3 + 3]) * self.inv_type[t] for t in range(NUM_TYPES)]
+            + [sum(unseen[sh::3]) * self.inv_shape[sh] for sh in range(NUM_SHAPES)]
+            + [u * inv for u, inv in zip(unseen, self.inv_kind, strict=True)]
+        )
+        triggered = s.final_turns >= 0
+        out[lay["supply"].start] = s.supply / NOUGAT_SUPPLY
+        out[lay["pile"].start] = len(s.pile) / PILE_SIZE
+        out[lay["grid_hidden"].start] = s.grid_hidden / GRID_CELLS
+        out[lay["took_card"].start] = s.took_card
+        out[lay["end_triggered"].start] = triggered
+        out[lay["final_turns_left"].start] = s.final_turns / (n - 1) if triggered else 0.0
+
+    # ------------------------------------------------------------------ planes
+    def planes_layout(self) -> Layout:
+        lay = Layout()
+        lay.add("grid_type", NUM_TYPES, "type one-hot of face-up grid chocolates")
+        lay.add("grid_shape", NUM_SHAPES, "shape one-hot of face-up grid chocolates")
+        lay.add("grid_face_up", 1, "1 where the grid chocolate is face up")
+        names = ", ".join(name for name, _ in REGIONS)
+        lay.add("regions", len(REGIONS), f"constant masks of the card areas: {names}")
+        lay.add(
+            "features",
+            self.feature_planes,
+            f"the flat fields from `beside` on ({self.rest} values), 16 per plane row-major, "
+            "zero padded",
+        )
+        return lay
+
+    def fill_planes(self, s: ChocolatesState, player: int, out: np.ndarray) -> None:
+        """Write the ``planes`` observation of ``player`` into the zeroed ``out``."""
+        flat = np.zeros(self.size, dtype=np.float32)
+        self.fill_flat(s, player, flat)
+        grid = flat[: self.rest0].reshape(GRID_CELLS, CELL_FEATURES).T.reshape(-1, 4, 4)
+        out[:CELL_FEATURES] = grid
+        out[CELL_FEATURES : CELL_FEATURES + len(REGIONS)] = self.regions
+        first = (CELL_FEATURES + len(REGIONS)) * GRID_CELLS
+        out.reshape(-1)[first : first + self.rest] = flat[self.rest0 :]
+
+
+def build_encoders(game: ChocolatesGame) -> dict[str, Encoder[ChocolatesState]]:
+    """The ``flat`` and ``planes`` encoders for one configuration of ``game``."""
+    enc = ChocolatesEncoders(game)
+    planes = enc.planes_layout()
+    return {
+        "flat": Encoder(
+            "flat",
+            (enc.size,),
+            enc.layout,
+            enc.fill_flat,
+            "face-up chocolates, display, every seat's cards and nougats, public counts",
+        ),
+        "planes": Encoder(
+            "planes",
+            (planes.size, 4, 4),
+            planes,
+            enc.fill_planes,
+            "grid one-hots and region masks as 4x4 planes, the other features packed",
+        ),
+    }

@@ -1,0 +1,91 @@
+"""A sensible beginner for Chocolates.
+
+``greedy_action(game, state, rng)`` plays the seat to act in ``state`` (already a
+determinization from that seat's view; it re-determinizes from it, so it never relies on
+the sampled face-down chocolates):
+
+* **Take**: estimate, over a few determinizations, the chance ``p`` that each display
+  card is true; the expected value of the true side is ``T (2p - 1)``, of the false side
+  ``F (1 - 2p)``. Add the nougats on the card. Take the best card and side if that is
+  positive; otherwise take nothing (taking is optional).
+* **Reveal**: the chocolates are fixed from the start, so a reveal changes no prediction;
+  it only informs everyone and brings the end nearer. When ahead in expectation (nougats
+  plus the expected points of the cards held) it reveals a random grid chocolate,
+  hastening the end that the 16th grid reveal triggers at once; when not ahead it reveals
+  one beside the grid while any is left, to play on.
+"""
+
+from __future__ import annotations
+
+from choco_envs.core.game import Rng
+from choco_envs.games.chocolates.components import GRID_CELLS, NUM_CHOCOLATES, PREDICTION_CARDS
+from choco_envs.games.chocolates.predictions import evaluate_all
+from choco_envs.games.chocolates.rules import REVEAL_BASE, ChocolatesGame, ChocolatesState
+
+SAMPLES = 24
+#: the least expected gain (points) worth one of the few card places
+TAKE_THRESHOLD = 0.0
+
+
+def greedy_action(game: ChocolatesGame, state: ChocolatesState, rng: Rng) -> int:
+    """The action of a beginner for the seat to act in ``state``."""
+    seat = game.current_player(state)
+    if seat < 0:
+        raise ValueError("greedy_action: the game is over, nobody is to act")
+    truth = truth_rates(game, state, seat, rng)
+    if game.can_take(state):
+        take = best_take(state, truth)
+        if take is not None:
+            return take
+    return choose_reveal(game, state, seat, truth, rng)
+
+
+def truth_rates(game: ChocolatesGame, state: ChocolatesState, seat: int, rng: Rng) -> list[float]:
+    """The share of sampled complete layouts on which each card is true."""
+    counts = [0] * len(PREDICTION_CARDS)
+    for _ in range(SAMPLES):
+        sample = game.determinize(state, seat, rng)
+        for card, true in enumerate(evaluate_all(sample.layout)):
+            counts[card] += true
+    return [c / SAMPLES for c in counts]
+
+
+def side_value(card: int, side: int, p_true: float) -> float:
+    """Expected points of holding ``card`` with ``side`` up (0 true, 1 false)."""
+    c = PREDICTION_CARDS[card]
+    if side == 0:
+        return c.true_points * (2 * p_true - 1)
+    return c.false_points * (1 - 2 * p_true)
+
+
+def expected_score(state: ChocolatesState, seat: int, truth: list[float]) -> float:
+    """Nougats plus the expected points of the cards ``seat`` holds."""
+    held = sum(side_value(code // 2, code % 2, truth[code // 2]) for code in state.cards[seat])
+    return state.nougats[seat] + held
+
+
+def best_take(state: ChocolatesState, truth: list[float]) -> int | None:
+    """The take action with the best positive expectation (card side + nougats), if any."""
+    best, best_value = None, TAKE_THRESHOLD
+    for slot, card in enumerate(state.display):
+        if card < 0:
+            continue
+        for side in (0, 1):
+            value = side_value(card, side, truth[card]) + state.display_nougats[slot]
+            if value > best_value:
+                best, best_value = 2 * slot + side, value
+    return best
+
+
+def choose_reveal(
+    game: ChocolatesGame, state: ChocolatesState, seat: int, truth: list[float], rng: Rng
+) -> int:
+    """Reveal in the grid when ahead (to end sooner), beside it when behind."""
+    mine = expected_score(state, seat, truth)
+    others = [expected_score(state, p, truth) for p in range(game.num_players) if p != seat]
+    ahead = mine > max(others)
+    hidden = [pos for pos in range(NUM_CHOCOLATES) if not state.revealed[pos]]
+    grid = [pos for pos in hidden if pos < GRID_CELLS]
+    beside = [pos for pos in hidden if pos >= GRID_CELLS]
+    preferred = grid if ahead else (beside or grid)
+    return REVEAL_BASE + rng.choice(preferred)
