@@ -43,12 +43,16 @@ CHECKPOINT_BUDGET_BYTES = 5 * 1024 * 1024
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--env", action="append", help="only this env id (repeatable)")
-    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement (default 3)")
+    parser.add_argument(
+        "--seconds", type=float, default=3.0, help="time per measurement (default 3)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the random policy and games")
     parser.add_argument("--json", type=Path, help="write the results as JSON here")
     parser.add_argument("--markdown", type=Path, help="write the table as markdown here")
     parser.add_argument("--plot", type=Path, help="write a bar chart of the ratios (PNG) here")
-    parser.add_argument("--no-reference", action="store_true", help="skip connect_four_v3 (ratios then unknown)")
+    parser.add_argument(
+        "--no-reference", action="store_true", help="skip connect_four_v3 (ratios then unknown)"
+    )
 
 
 def aec_random_play(env: Any, seconds: float, seed: int) -> tuple[float, float]:
@@ -163,13 +167,22 @@ def checkpoint_sizes() -> list[dict[str, Any]]:
     rows = []
     for path in sorted(root.glob("**/*.safetensors")):
         size = path.stat().st_size
-        rows.append({"checkpoint": str(path.relative_to(root)), "bytes": size,
-                     "ok": size <= CHECKPOINT_BUDGET_BYTES})
+        rows.append(
+            {
+                "checkpoint": str(path.relative_to(root)),
+                "bytes": size,
+                "ok": size <= CHECKPOINT_BUDGET_BYTES,
+            }
+        )
     return rows
 
 
-def measure(cases: list[tuple[str, dict[str, Any], float, float]], seconds: float, seed: int,
-            reference: bool) -> dict[str, Any]:
+def measure(
+    cases: list[tuple[str, dict[str, Any], float, float]],
+    seconds: float,
+    seed: int,
+    reference: bool,
+) -> dict[str, Any]:
     from choco_envs.registry import make, make_game
 
     ref = reference_connect_four(seconds, seed) if reference else None
@@ -185,31 +198,46 @@ def measure(cases: list[tuple[str, dict[str, Any], float, float]], seconds: floa
         copy_us, state_bytes = copy_cost(game, seed)
         one = env_memory(env_id, options, 1)
         many = env_memory(env_id, options, 256)
-        row = {
-            "env": label, "aec_steps_per_s": aec_steps, "games_per_s": games,
-            "raw_steps_per_s": raw, "copy_us": copy_us, "state_bytes": state_bytes,
-            "env_bytes": one, "envs256_bytes": many,
-            "aec_budget": aec_budget, "raw_budget": raw_budget,
+        row: dict[str, Any] = {
+            "env": label,
+            "aec_steps_per_s": aec_steps,
+            "games_per_s": games,
+            "raw_steps_per_s": raw,
+            "copy_us": copy_us,
+            "state_bytes": state_bytes,
+            "env_bytes": one,
+            "envs256_bytes": many,
+            "aec_budget": aec_budget,
+            "raw_budget": raw_budget,
         }
         if ref:
             row["aec_ratio"] = aec_steps / ref
             row["raw_ratio"] = raw / ref
-        row["ok"] = all([
-            row.get("aec_ratio", aec_budget) >= aec_budget,
-            row.get("raw_ratio", raw_budget) >= raw_budget,
-            copy_us <= COPY_BUDGET_US, state_bytes <= STATE_BUDGET_BYTES,
-            one <= ENV_BUDGET_BYTES, many <= ENVS_256_BUDGET_BYTES,
-        ])
+        row["ok"] = all(
+            [
+                row.get("aec_ratio", aec_budget) >= aec_budget,
+                row.get("raw_ratio", raw_budget) >= raw_budget,
+                copy_us <= COPY_BUDGET_US,
+                state_bytes <= STATE_BUDGET_BYTES,
+                one <= ENV_BUDGET_BYTES,
+                many <= ENVS_256_BUDGET_BYTES,
+            ]
+        )
         rows.append(row)
-    return {"reference_connect_four_steps_per_s": ref, "seconds": seconds, "rows": rows,
-            "checkpoints": checkpoint_sizes()}
+    return {
+        "reference_connect_four_steps_per_s": ref,
+        "seconds": seconds,
+        "rows": rows,
+        "checkpoints": checkpoint_sizes(),
+    }
 
 
 def to_markdown(result: dict[str, Any]) -> str:
     ref = result["reference_connect_four_steps_per_s"]
     lines = [
-        f"connect_four_v3 (reference, same run): {ref:,.0f} random AEC steps/s" if ref else
-        "connect_four_v3 reference not measured",
+        f"connect_four_v3 (reference, same run): {ref:,.0f} random AEC steps/s"
+        if ref
+        else "connect_four_v3 reference not measured",
         "",
         "| env | AEC steps/s | x c4 (budget) | games/s | raw steps/s | x c4 (budget) | copy us (<=20) | state KB (<=8) | env KB (<=1024) | 256 envs MB (<=512) | ok |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
@@ -226,7 +254,9 @@ def to_markdown(result: dict[str, Any]) -> str:
     if result["checkpoints"]:
         lines += ["", "| checkpoint | size KB (<= 5120) | ok |", "|---|---|---|"]
         for c in result["checkpoints"]:
-            lines.append(f"| {c['checkpoint']} | {c['bytes'] / 1024:.0f} | {'yes' if c['ok'] else 'NO'} |")
+            lines.append(
+                f"| {c['checkpoint']} | {c['bytes'] / 1024:.0f} | {'yes' if c['ok'] else 'NO'} |"
+            )
     return "\n".join(lines)
 
 

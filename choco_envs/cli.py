@@ -10,8 +10,14 @@ import sys
 COMMANDS: dict[str, tuple[str, str]] = {
     "list": ("choco_envs.listing", "list the envs, their options and player counts"),
     "play": ("choco_envs.play", "play a game in the terminal against bots"),
-    "eval": ("choco_envs.arena.cli", "run an arena: bots play each other, seats rotated, duplicate deals"),
-    "train": ("choco_envs.policy.train_cli", "train a policy with PPO self-play from a config file"),
+    "eval": (
+        "choco_envs.arena.cli",
+        "run an arena: bots play each other, seats rotated, duplicate deals",
+    ),
+    "train": (
+        "choco_envs.policy.train_cli",
+        "train a policy with PPO self-play from a config file",
+    ),
     "bench": ("choco_envs.bench", "measure speed and memory of every env against the budgets"),
 }
 
@@ -30,8 +36,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             sub.add_parser(name, help=help_text)
             continue
         module = importlib.import_module(module_name)
-        p = sub.add_parser(name, help=help_text, description=module.__doc__,
-                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        p = sub.add_parser(
+            name,
+            help=help_text,
+            description=module.__doc__,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         module.configure(p)
         p.set_defaults(_run=module.run)
     return parser

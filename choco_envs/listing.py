@@ -21,11 +21,20 @@ def run(args: argparse.Namespace) -> int:
         spec = cls.spec
         game = cls()
         options = ", ".join(
-            f"{o.name}={o.default!r}" + (f" ({'|'.join(map(repr, o.allowed))})" if o.allowed and len(o.allowed) <= 4 else "")
+            f"{o.name}={o.default!r}"
+            + (f" ({'|'.join(map(repr, o.allowed))})" if o.allowed and len(o.allowed) <= 4 else "")
             for o in spec.options
         )
         shapes = ", ".join(f"{n} {e.shape}" for n, e in game.encoders.items())
-        rows.append((env_id, f"{spec.min_players}-{spec.max_players}", options or "-", str(game.num_actions), shapes))
+        rows.append(
+            (
+                env_id,
+                f"{spec.min_players}-{spec.max_players}",
+                options or "-",
+                str(game.num_actions),
+                shapes,
+            )
+        )
     if args.markdown:
         print("| env id | players | options | actions | observations |")
         print("|---|---|---|---|---|")

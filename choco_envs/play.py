@@ -23,17 +23,31 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("env", help="env id, e.g. chocolates_v0 (see `choco list`)")
     parser.add_argument("--players", type=int, help="number of players (default: the game's)")
     parser.add_argument("--seat", type=int, default=0, help="your seat, 0 moves first (default 0)")
-    parser.add_argument("--opponents", nargs="+", default=["greedy"],
-                        help="bot specs for the other seats, cycled (default greedy): random, greedy, "
-                             "mcts:simulations=400, ppo, policy:PATH")
+    parser.add_argument(
+        "--opponents",
+        nargs="+",
+        default=["greedy"],
+        help="bot specs for the other seats, cycled (default greedy): random, greedy, "
+        "mcts:simulations=400, ppo, policy:PATH",
+    )
     parser.add_argument("--seed", type=int, help="seed of the deal")
-    parser.add_argument("--option", action="append", metavar="KEY=VALUE", help="game option (repeatable)")
+    parser.add_argument(
+        "--option", action="append", metavar="KEY=VALUE", help="game option (repeatable)"
+    )
 
 
-def play(env_id: str, options: dict[str, Any], seat: int, opponents: list[str], seed: int | None,
-         stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> list[float]:
+def play(
+    env_id: str,
+    options: dict[str, Any],
+    seat: int,
+    opponents: list[str],
+    seed: int | None,
+    stdin: TextIO = sys.stdin,
+    stdout: TextIO = sys.stdout,
+) -> list[float]:
     """Run one game with a human at ``seat``; return the final scores."""
     from choco_envs.bots import make as make_bot
+    from choco_envs.bots.human import HumanBot
     from choco_envs.registry import make
 
     env = make(env_id, illegal_action="raise", **options)
@@ -43,8 +57,10 @@ def play(env_id: str, options: dict[str, Any], seat: int, opponents: list[str], 
     bots: dict[int, Any] = {}
     others = [p for p in range(n) if p != seat]
     for i, p in enumerate(others):
-        bots[p] = make_bot(opponents[i % len(opponents)], env_id=env_id, seed=None if seed is None else seed + p)
-    human = make_bot("human", env_id=env_id, stdin=stdin, stdout=stdout)
+        bots[p] = make_bot(
+            opponents[i % len(opponents)], env_id=env_id, seed=None if seed is None else seed + p
+        )
+    human = HumanBot(input_stream=stdin, output_stream=stdout)
     env.reset(seed=seed)
     raw = env.unwrapped
     while not any(raw.terminations.values()):
@@ -53,8 +69,11 @@ def play(env_id: str, options: dict[str, Any], seat: int, opponents: list[str], 
             action = human.act(env)
         else:
             action = bots[p].act(env)
-            print(f"{env.agent_selection} ({opponents[others.index(p) % len(opponents)]}): "
-                  f"{raw.action_to_string(action)}", file=stdout)
+            print(
+                f"{env.agent_selection} ({opponents[others.index(p) % len(opponents)]}): "
+                f"{raw.action_to_string(action)}",
+                file=stdout,
+            )
         env.step(action)
     scores = raw.scores()
     print("\n=== game over ===", file=stdout)
@@ -62,8 +81,11 @@ def play(env_id: str, options: dict[str, Any], seat: int, opponents: list[str], 
     for part, values in raw.score_breakdown().items():
         print(f"{part:>16s}: " + "  ".join(f"{v:g}" for v in values), file=stdout)
     result = raw.game.returns(raw.state_)[seat]
-    verdict = "you win" if result > 0 and result == max(raw.game.returns(raw.state_)) else (
-        "a shared result" if result == 0 else "you lose")
+    verdict = (
+        "you win"
+        if result > 0 and result == max(raw.game.returns(raw.state_))
+        else ("a shared result" if result == 0 else "you lose")
+    )
     print(f"scores {scores}: {verdict}", file=stdout)
     return scores
 
@@ -74,7 +96,10 @@ def run(args: argparse.Namespace) -> int:
         options["num_players"] = args.players
     try:
         play(args.env, options, args.seat, args.opponents, args.seed)
-    except (ChocoError, EOFError) as err:
+    except ChocoError as err:
         print(f"choco play: {err}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("\ngame abandoned", file=sys.stderr)
+        return 130
     return 0

@@ -88,7 +88,9 @@ def generate(env_id: str, config: dict[str, Any], seed: int = SEED) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--update", action="store_true", help="rewrite the golden files")
     parser.add_argument("--env", action="append", help="only these env ids")
     args = parser.parse_args(argv)

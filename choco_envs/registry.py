@@ -49,7 +49,6 @@ def make_raw(env_id: str, **options: Any) -> Any:
 
 
 def make(env_id: str, **options: Any) -> Any:
-    """``choco_envs.make("chocolates_v0", num_players=3)``: the wrapped AEC env."""
-    from pettingzoo.utils import wrappers
-
-    return wrappers.OrderEnforcingWrapper(make_raw(env_id, **options))
+    """``choco_envs.make("chocolates_v0", num_players=3)``: the AEC env (the adapter
+    enforces call order and handles illegal actions itself, so no wrapper is needed)."""
+    return make_raw(env_id, **options)

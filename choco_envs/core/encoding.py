@@ -43,9 +43,7 @@ class Layout:
         self.size = 0
         self._by_name: dict[str, Field] = {}
 
-    def add(
-        self, name: str, size: int, meaning: str, low: float = 0.0, high: float = 1.0
-    ) -> slice:
+    def add(self, name: str, size: int, meaning: str, low: float = 0.0, high: float = 1.0) -> slice:
         """Declare the next ``size`` entries; values stay within [low, high]."""
         if name in self._by_name:
             raise ValueError(f"layout field {name!r} is declared twice")
@@ -103,7 +101,9 @@ class Encoder(Generic[S]):
         self._fill = fill
         self.description = description
         if layout.size != shape[0]:
-            raise ValueError(f"encoder {name!r}: layout covers {layout.size} entries, shape is {shape}")
+            raise ValueError(
+                f"encoder {name!r}: layout covers {layout.size} entries, shape is {shape}"
+            )
         low, high = layout.bounds()
         extra = (1,) * (len(shape) - 1)
         self.low = np.broadcast_to(low.reshape((-1, *extra)), shape).copy()

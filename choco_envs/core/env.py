@@ -15,9 +15,8 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
-from choco_envs.core.errors import ConfigError, IllegalActionError, RecordError
+from choco_envs.core.errors import ChocoError, ConfigError, IllegalActionError, RecordError
 from choco_envs.core.game import Game
 from choco_envs.core.records import RECORD_FORMAT, check_record_header
 
@@ -155,18 +154,21 @@ class ChocoAECEnv(AECEnv):
 
     # ------------------------------------------------------------------ step
     def step(self, action: Any) -> None:
+        if self.state_ is None:
+            raise ChocoError("step() called before reset(); call env.reset(seed=...) first")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        game, s = self.game, self.state_
+        game, s, rng = self.game, self.state_, self._rng
+        assert rng is not None, "reset() before step()"
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         try:
             a = game.check_action_range(s, action)
             if not self.legal_mask()[a]:
                 raise game.illegal(s, a, "the action mask forbids it")
-            game.apply(s, a, self._rng)
+            game.apply(s, a, rng)
         except IllegalActionError as err:
             if self.illegal_action == "raise":
                 raise
@@ -181,8 +183,9 @@ class ChocoAECEnv(AECEnv):
         self._accumulate_rewards()
 
     def _terminate_illegal(self, agent: str, message: str) -> None:
-        gymnasium.logger.warn(f"Illegal move made, game terminating with current player losing. {message}")
-        warnings.warn(message, RuntimeWarning, stacklevel=3)
+        warnings.warn(
+            f"illegal move, the game ends with -1 for {agent}: {message}", RuntimeWarning, stacklevel=3
+        )
         self.illegal_by = self.agent_name_mapping[agent]
         for a in self.agents:
             self.terminations[a] = True
@@ -211,9 +214,11 @@ class ChocoAECEnv(AECEnv):
         over = self.state_ is not None and (
             self.game.is_over(self.state_) or self.illegal_by is not None
         )
-        final = float(self.game.scores(self.state_)[self.agent_name_mapping[agent]]) if (
-            over and self.illegal_by is None
-        ) else 0.0
+        final = (
+            float(self.game.scores(self.state_)[self.agent_name_mapping[agent]])
+            if (over and self.illegal_by is None)
+            else 0.0
+        )
         illegal = int(self.illegal_by == self.agent_name_mapping[agent])
         return {"final_score": final, "game_over": int(over), "illegal_action": illegal}
 
@@ -232,6 +237,8 @@ class ChocoAECEnv(AECEnv):
         return self.legal_mask().copy()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if self.state_ is None:
+            raise ChocoError("observe() called before reset(); call env.reset(seed=...) first")
         seat = self.agent_name_mapping[agent]
         obs = self.encoder.encode(self.state_, seat)
         if agent == self.agent_selection and not self.terminations.get(agent, True):
@@ -247,7 +254,9 @@ class ChocoAECEnv(AECEnv):
     # ------------------------------------------------------------------ text
     def render(self) -> str | None:
         if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            gymnasium.logger.warn(
+                "render() called without a render_mode; pass render_mode='ansi' or 'human'"
+            )
             return None
         text = self.game.state_to_string(self.state_, self.render_player)
         if self.render_mode == "human":
@@ -315,15 +324,21 @@ def _check_choice(name: str, value: Any, allowed: tuple[Any, ...]) -> None:
 
 def make_env_functions(
     game_cls: type[Game[Any]],
-) -> tuple[Callable[..., AECEnv], Callable[..., ChocoAECEnv]]:
-    """PettingZoo-style ``env`` (wrapped with order enforcing) and ``raw_env``."""
+) -> tuple[Callable[..., ChocoAECEnv], Callable[..., ChocoAECEnv]]:
+    """PettingZoo-style ``env`` and ``raw_env``.
+
+    PettingZoo's classic ``env()`` stacks wrappers (order enforcing, out-of-bounds and
+    illegal-action termination); the adapter does all three itself (it refuses step and
+    observe before reset, and ends the game on an illegal or out-of-range action), so
+    ``env`` returns the adapter unwrapped and saves the wrappers' attribute forwarding on
+    every step."""
 
     def raw_env(**options: Any) -> ChocoAECEnv:
         return ChocoAECEnv(game_cls, **options)
 
-    def env(**options: Any) -> AECEnv:
-        return wrappers.OrderEnforcingWrapper(raw_env(**options))
+    def env(**options: Any) -> ChocoAECEnv:
+        return ChocoAECEnv(game_cls, **options)
 
-    raw_env.__doc__ = f"The unwrapped {game_cls.spec.env_id} AEC env. {ChocoAECEnv.__doc__}"
-    env.__doc__ = f"The {game_cls.spec.env_id} AEC env, order-enforced. {ChocoAECEnv.__doc__}"
+    raw_env.__doc__ = f"The {game_cls.spec.env_id} AEC env. {ChocoAECEnv.__doc__}"
+    env.__doc__ = raw_env.__doc__
     return env, raw_env

@@ -18,9 +18,7 @@ def check_record_header(record: Any, game: Game[Any]) -> None:
     if not isinstance(record, dict):
         raise RecordError(f"saved game: expected a JSON object, got {type(record).__name__}")
     if record.get("format") != RECORD_FORMAT:
-        raise RecordError(
-            f"saved game: format {record.get('format')!r} is not {RECORD_FORMAT!r}"
-        )
+        raise RecordError(f"saved game: format {record.get('format')!r} is not {RECORD_FORMAT!r}")
     spec = game.spec
     if record.get("env_id") != spec.env_id:
         raise RecordError(f"saved game is for env {record.get('env_id')!r}, not {spec.env_id!r}")

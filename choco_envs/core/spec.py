@@ -68,7 +68,11 @@ class GameSpec:
         config: dict[str, Any] = {}
         num_players = options.get("num_players", self.default_players)
         allowed_players = range(self.min_players, self.max_players + 1)
-        if isinstance(num_players, bool) or not isinstance(num_players, int) or num_players not in allowed_players:
+        if (
+            isinstance(num_players, bool)
+            or not isinstance(num_players, int)
+            or num_players not in allowed_players
+        ):
             raise ConfigError(
                 f"option num_players={num_players!r} is not allowed for {self.env_id}; "
                 f"allowed values: {', '.join(map(str, allowed_players))}"
@@ -84,5 +88,5 @@ class GameSpec:
         enumerable = [o for o in self.options if o.rule and o.allowed is not None]
         names = [o.name for o in enumerable]
         for players in range(self.min_players, self.max_players + 1):
-            for values in itertools.product(*(o.allowed for o in enumerable)):  # type: ignore[misc]
+            for values in itertools.product(*(o.allowed for o in enumerable)):  # type: ignore[arg-type,misc]
                 yield {"num_players": players, **dict(zip(names, values, strict=True))}

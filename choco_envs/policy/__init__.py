@@ -5,3 +5,7 @@ Importing this package does not import torch; the modules that need it
 (``net``, ``bot``, ``selfplay``) do, and torch is the optional ``train`` extra.
 ``checkpoint.read_metadata`` reads a checkpoint's metadata without torch.
 """
+
+from choco_envs.policy.checkpoint import CheckpointError, read_metadata, shipped_checkpoint
+
+__all__ = ["CheckpointError", "read_metadata", "shipped_checkpoint"]

@@ -33,6 +33,8 @@ FORMAT = "choco-checkpoint/1"
 METADATA_KEY = "choco"
 SUFFIX = ".safetensors"
 _MAX_HEADER = 10_000_000
+#: where the shipped checkpoints live: <repo>/checkpoints/<env_id>/*.safetensors
+SHIPPED_DIR = Path(__file__).resolve().parents[2] / "checkpoints"
 _REQUIRED = {
     "format": str,
     "env_id": str,
@@ -174,3 +176,31 @@ def load_policy(
         raise CheckpointError(f"checkpoint {str(path)!r}: weights do not load: {err}") from err
     model.eval()
     return model, meta
+
+
+def shipped_checkpoint(env_id: str, options: dict[str, Any] | None = None) -> Path:
+    """The shipped checkpoint of ``env_id`` trained with these options (defaults filled
+    in; observation/illegal_action/reward_mode/render options ignored). CheckpointError
+    naming the shipped ones when none fits."""
+    from choco_envs.registry import game_class
+
+    options = dict(options or {})
+    encoder = options.pop("observation", None)
+    for key in ("illegal_action", "reward_mode", "render_mode", "render_player"):
+        options.pop(key, None)
+    wanted = game_class(env_id).spec.validate(options)
+    folder = SHIPPED_DIR / env_id
+    found = sorted(folder.glob(f"*{SUFFIX}")) if folder.is_dir() else []
+    for path in found:
+        meta = read_metadata(path)
+        same = all(meta["options"].get(k) == v for k, v in wanted.items() if _plain(v))
+        if same and (encoder is None or meta["encoder"] == encoder):
+            return path
+    shipped = ", ".join(f"{p.name} {read_metadata(p)['options']}" for p in found) or "none"
+    raise CheckpointError(
+        f"no shipped checkpoint of {env_id} for options {wanted}; shipped: {shipped}"
+    )
+
+
+def _plain(v: Any) -> bool:
+    return isinstance(v, (bool, int, float, str))

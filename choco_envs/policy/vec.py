@@ -5,7 +5,8 @@ game starts: ``LEARNER`` (the policy being trained), ``PAST`` (a frozen past sna
 it, run by the trainer) or a bot (an index into ``bot_specs``, played inside the vector).
 Bot turns are played inside the vector, so the trainer only ever sees decisions of
 network seats: after ``reset`` and after every ``step``, every env waits for exactly one
-network decision. A finished game is reported with its returns and replaced by a new one.
+network decision. A finished game is reported with its returns (rank-based, plus
+optionally a multiple of the score margin: reward shaping) and replaced by a new one.
 
 ``GameVec`` runs its games in this process; ``ProcVec`` splits them over worker
 processes (each holding a ``GameVec``) with the same interface.
@@ -105,9 +106,11 @@ class GameVec:
         roles: RoleSampler,
         bot_specs: Sequence[str] = (),
         deal_seeds: Sequence[int] | None = None,
+        margin_coef: float = 0.0,
     ) -> None:
         from choco_envs.registry import make_game
 
+        self.margin_coef = margin_coef
         self.game = make_game(env_id, **options)
         self.encoder = self.game.encoder(encoder)
         self.num_envs = num_envs
@@ -135,7 +138,7 @@ class GameVec:
         while True:
             s = self.states[i]
             if game.is_over(s):
-                finished.append((i, [float(r) for r in game.returns(s)], self.roles[i]))
+                finished.append((i, self._returns(s), self.roles[i]))
                 self._new_game(i)
                 continue
             seat = game.current_player(s)
@@ -146,6 +149,16 @@ class GameVec:
             view = AgentView(game, s, seat, self.encoder.encode(s, seat), mask)
             game.apply(s, self.bots[role].act_view(view), self.rngs[i])
             self.steps += 1
+
+    def _returns(self, s: Any) -> list[float]:
+        """Rank-based returns, plus ``margin_coef`` x (own score - best other score)."""
+        returns = [float(r) for r in self.game.returns(s)]
+        if self.margin_coef:
+            scores = self.game.scores(s)
+            for p, own in enumerate(scores):
+                best_other = max(x for q, x in enumerate(scores) if q != p)
+                returns[p] += self.margin_coef * float(own - best_other)
+        return returns
 
     def _decisions(self, finished: list[tuple[int, list[float], list[int]]]) -> Decisions:
         n = self.num_envs
@@ -195,12 +208,12 @@ def _worker(conn: Any, kwargs: dict[str, Any]) -> None:
 
 
 class ProcVec:
-    """The games of a GameVec split over ``num_workers`` processes (spawned)."""
+    """The games of a GameVec split over ``num_workers`` processes (forked where the OS allows, so that games registered at run time are seen)."""
 
     def __init__(self, num_workers: int, num_envs: int, seed: int, **kwargs: Any) -> None:
         if num_envs % num_workers:
             raise ValueError(f"num_envs={num_envs} is not a multiple of num_workers={num_workers}")
-        ctx = mp.get_context("spawn")
+        ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
         self.per = num_envs // num_workers
         self.num_envs = num_envs
         self.conns = []

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import warnings
 from typing import Any
 
 import numpy as np
@@ -24,7 +23,7 @@ def random_policy_game(env: Any, seed: int, max_steps: int = 100_000) -> list[in
     """Play one game with uniformly random legal actions; return the actions taken."""
     rng = random.Random(seed)
     taken = []
-    for agent in env.agent_iter(max_steps):
+    for _agent in env.agent_iter(max_steps):
         obs, reward, term, trunc, info = env.last()
         if term or trunc:
             env.step(None)
@@ -55,7 +54,7 @@ def test_same_seed_same_game_and_global_rngs_untouched(configuration: tuple[str,
     """Every random draw flows from reset(seed=...): two envs with one seed play the same
     game, and neither the global `random` nor `np.random` state is used or disturbed."""
     env_id, config = configuration
-    py_state, np_state = random.getstate(), np.random.get_state()
+    py_state, np_state = random.getstate(), np.random.get_state()  # noqa: NPY002
     runs = []
     for _ in range(2):
         env = choco_envs.make(env_id, **config)
@@ -64,11 +63,17 @@ def test_same_seed_same_game_and_global_rngs_untouched(configuration: tuple[str,
         runs.append((actions, env.unwrapped.scores()))
     assert runs[0] == runs[1]
     assert random.getstate() == py_state
-    after = np.random.get_state()
-    assert after[0] == np_state[0] and np.array_equal(after[1], np_state[1]) and after[2:] == np_state[2:]
+    after = np.random.get_state()  # noqa: NPY002
+    assert (
+        after[0] == np_state[0]
+        and np.array_equal(after[1], np_state[1])
+        and after[2:] == np_state[2:]
+    )
 
 
-def test_all_agents_end_together_with_returns_and_fixed_infos(configuration: tuple[str, dict]) -> None:
+def test_all_agents_end_together_with_returns_and_fixed_infos(
+    configuration: tuple[str, dict],
+) -> None:
     """All agents terminate at the same step; the final rewards are the game's returns
     (rank-based) and add up with the scores; infos hold the same numeric keys at every step
     and never the mask."""
@@ -172,7 +177,9 @@ def test_save_and_continue_and_replay(configuration: tuple[str, dict]) -> None:
     assert env.unwrapped.scores() == copy.unwrapped.scores()
     final = env.unwrapped.save()
     replayed = replay(final)
-    assert json.dumps(replayed.save()["state"], sort_keys=True) == json.dumps(final["state"], sort_keys=True)
+    assert json.dumps(replayed.save()["state"], sort_keys=True) == json.dumps(
+        final["state"], sort_keys=True
+    )
 
 
 def test_mismatched_saved_game_is_refused(configuration: tuple[str, dict]) -> None:

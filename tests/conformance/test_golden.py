@@ -24,6 +24,10 @@ def test_playthrough_matches_golden_file(case: tuple[str, dict]) -> None:
     actual = generate(env_id, config)
     if actual != expected:
         diff = "".join(
-            list(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True), "golden", "now"))[:60]
+            list(
+                difflib.unified_diff(
+                    expected.splitlines(True), actual.splitlines(True), "golden", "now"
+                )
+            )[:60]
         )
         raise AssertionError(f"{path.name} differs from the rules' behaviour now:\n{diff}")

@@ -42,9 +42,10 @@ def sample_positions(game: Any, games: int, per_game: int, seed: int) -> list[An
         live = states[:-1]
         if not live:
             continue
-        idx = sorted({0, len(live) // 2, len(live) - 1} | {
-            random.Random(seed * 31 + g).randrange(len(live)) for _ in range(per_game)
-        })
+        idx = sorted(
+            {0, len(live) // 2, len(live) - 1}
+            | {random.Random(seed * 31 + g).randrange(len(live)) for _ in range(per_game)}
+        )
         picked.extend(live[i] for i in idx)
     return picked
 
@@ -72,7 +73,9 @@ def test_random_games_masks_length_and_outcome(configuration: tuple[str, dict]) 
         scores = game.scores(final)
         assert len(scores) == game.num_players
         returns = game.returns(final)
-        assert returns == rank_returns([game.ranking_key(final, p) for p in range(game.num_players)])
+        assert returns == rank_returns(
+            [game.ranking_key(final, p) for p in range(game.num_players)]
+        )
         assert all(-1.0 <= r <= 1.0 for r in returns)
         best = max(range(game.num_players), key=lambda p: game.ranking_key(final, p))
         assert scores[best] == max(scores), "the winner must have the highest score"
@@ -181,7 +184,11 @@ def test_observations_stay_in_their_bounds(configuration: tuple[str, dict]) -> N
                 bad = np.flatnonzero((obs < enc.low) | (obs > enc.high))
                 if bad.size:
                     i = int(bad[0])
-                    names = [f.name for f in enc.layout.fields if f.start <= np.unravel_index(i, obs.shape)[0] < f.stop]
+                    names = [
+                        f.name
+                        for f in enc.layout.fields
+                        if f.start <= np.unravel_index(i, obs.shape)[0] < f.stop
+                    ]
                     raise AssertionError(
                         f"{enc.name} entry {np.unravel_index(i, obs.shape)} ({names}) = "
                         f"{obs.flat[i]} outside [{enc.low.flat[i]}, {enc.high.flat[i]}]"

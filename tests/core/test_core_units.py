@@ -21,7 +21,9 @@ def test_rank_returns_two_players_win_loss_draw() -> None:
 
 def test_rank_returns_many_players_linear_in_place_ties_share() -> None:
     """N players: place k is worth 1 - 2k/(N-1); tied players share the mean of their places."""
-    assert rank_returns([(1.0,), (4.0,), (3.0,), (2.0,)]) == pytest.approx([-1.0, 1.0, 1 / 3, -1 / 3])
+    assert rank_returns([(1.0,), (4.0,), (3.0,), (2.0,)]) == pytest.approx(
+        [-1.0, 1.0, 1 / 3, -1 / 3]
+    )
     # two tied for first of three: places 0 and 1 averaged -> 0.5 each, last -1
     assert rank_returns([(9.0,), (9.0,), (1.0,)]) == pytest.approx([0.5, 0.5, -1.0])
     # a tie-break in the key separates equal scores
@@ -34,10 +36,23 @@ def test_rank_returns_sum_to_zero() -> None:
 
 
 SPEC = GameSpec(
-    env_id="toy_v0", name="Toy", version=0, min_players=2, max_players=4,
-    hidden_information=False, seed_file="-",
-    options=(Option("mode", "a", "a mode", allowed=("a", "b")),
-             Option("path", None, "a file", check=lambda v: None if v is None or isinstance(v, str) else "must be a path", rule=False)),
+    env_id="toy_v0",
+    name="Toy",
+    version=0,
+    min_players=2,
+    max_players=4,
+    hidden_information=False,
+    seed_file="-",
+    options=(
+        Option("mode", "a", "a mode", allowed=("a", "b")),
+        Option(
+            "path",
+            None,
+            "a file",
+            check=lambda v: None if v is None or isinstance(v, str) else "must be a path",
+            rule=False,
+        ),
+    ),
 )
 
 
@@ -86,6 +101,9 @@ def test_encoder_planes_broadcast_channel_bounds() -> None:
 
 def test_cli_option_parsing() -> None:
     assert parse_options(["edition=classic", "num_players=3", "packages=false"]) == {
-        "edition": "classic", "num_players": 3, "packages": False}
+        "edition": "classic",
+        "num_players": 3,
+        "packages": False,
+    }
     with pytest.raises(ConfigError, match="key=value"):
         parse_options(["edition"])

@@ -67,29 +67,29 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 6
 DEFAULT_COMPONENTS: dict[str, Any] = {
     "varieties": [
         {"name": "milk", "german": "Vollmilch", "tier": "bronze", "points": 3,
-         "special": "vanilla", "recipe": {"cocoa": 4, "milk": 6}},
+         "special": "vanilla", "recipe": {"cocoa": 6, "milk": 6}},
         {"name": "strawberry_milk", "german": "Erdbeer-Milch", "tier": "bronze", "points": 4,
-         "special": "mint", "recipe": {"milk": 4, "fruit": 4, "sugar": 3}},
+         "special": "mint", "recipe": {"milk": 5, "fruit": 5, "sugar": 5}},
         {"name": "dark", "german": "Zartbitter", "tier": "bronze", "points": 3,
-         "special": "chili", "recipe": {"cocoa": 6, "sugar": 4}},
+         "special": "chili", "recipe": {"cocoa": 6, "sugar": 6}},
         {"name": "white_hazelnut", "german": "Weiße Haselnuss", "tier": "bronze", "points": 4,
-         "special": "caramel", "recipe": {"butter": 4, "milk": 3, "nuts": 4}},
+         "special": "caramel", "recipe": {"butter": 5, "milk": 5, "nuts": 5}},
         {"name": "truffle", "german": "Trüffel", "tier": "silver", "points": 7,
-         "special": "coffee", "recipe": {"cocoa": 3, "butter": 3, "milk": 2}},
+         "special": "coffee", "recipe": {"cocoa": 2, "butter": 2, "milk": 2}},
         {"name": "nougat", "german": "Nougat", "tier": "silver", "points": 8,
-         "special": "vanilla", "recipe": {"nuts": 3, "sugar": 2, "cocoa": 2, "milk": 2}},
+         "special": "vanilla", "recipe": {"nuts": 2, "sugar": 2, "cocoa": 2, "milk": 1}},
         {"name": "fruit_pralines", "german": "Fruchtpralinen", "tier": "silver", "points": 7,
-         "special": "sea_salt", "recipe": {"fruit": 3, "cocoa": 2, "sugar": 3}},
+         "special": "sea_salt", "recipe": {"fruit": 2, "cocoa": 2, "sugar": 2}},
         {"name": "chocolate_cake", "german": "Schokoladentorte", "tier": "gold", "points": 14,
-         "special": "coffee", "recipe": {"cocoa": 3, "milk": 2, "sugar": 2, "butter": 2}},
+         "special": "coffee", "recipe": {"cocoa": 4, "milk": 4, "sugar": 3, "butter": 3}},
         {"name": "gold_bar", "german": "Schoko-Goldbarren", "tier": "gold", "points": 15,
          "special": "sea_salt",
-         "recipe": {"cocoa": 2, "butter": 2, "sugar": 2, "nuts": 2, "milk": 2}},
+         "recipe": {"cocoa": 3, "butter": 3, "sugar": 3, "nuts": 3, "milk": 3}},
     ],
     # packages in the whole game (the players + 2 open at the start included)
     "packages": {
-        "short": {"2": 6, "3": 8, "4": 10, "5": 12, "6": 14},
-        "long": {"2": 8, "3": 11, "4": 14, "5": 17, "6": 20},
+        "short": {"2": 5, "3": 6, "4": 7, "5": 8, "6": 9},
+        "long": {"2": 6, "3": 8, "4": 9, "5": 11, "6": 12},
     },
 }  # fmt: skip
 
@@ -155,7 +155,9 @@ def _parse_variety(index: int, d: Any) -> Variety:
         quantities[INGREDIENTS.index(ingredient)] = qty
     lo, hi = TIER_INGREDIENTS[tier]
     if not lo <= len(recipe) <= hi:
-        raise _fail(f"{where}.recipe size", len(recipe), f"{lo}..{hi} ingredients for {TIERS[tier]}")
+        raise _fail(
+            f"{where}.recipe size", len(recipe), f"{lo}..{hi} ingredients for {TIERS[tier]}"
+        )
     points = d.get("points")
     plo, phi = TIER_POINTS[tier]
     if isinstance(points, bool) or not isinstance(points, int) or not plo <= points <= phi:

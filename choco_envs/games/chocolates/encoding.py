@@ -17,6 +17,7 @@ ones and the pile order are unknown to everyone).
 
 from __future__ import annotations
 
+from operator import mul
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -40,6 +41,9 @@ if TYPE_CHECKING:
 CELL_FEATURES = NUM_TYPES + NUM_SHAPES + 1  # type one-hot, shape one-hot, face-up flag
 DISPLAY_SIZE = 3
 PILE_SIZE = NUM_CARDS - DISPLAY_SIZE
+INV_SUPPLY = 1.0 / NOUGAT_SUPPLY
+INV_PILE = 1.0 / PILE_SIZE
+INV_GRID = 1.0 / GRID_CELLS
 REGIONS = (
     ("outer", OUTER),
     ("left", LEFT),
@@ -66,9 +70,12 @@ def flat_layout(num_players: int) -> Layout:
     lay.add("acting_seat", n, "one-hot of the seat to act (relative)")
     lay.add("supply", 1, "nougat cubes left in the supply / 24")
     lay.add("pile", 1, "prediction cards left in the pile / 26")
-    lay.add("unseen_types", NUM_TYPES, "face-down chocolates by type / that type's total")
-    lay.add("unseen_shapes", NUM_SHAPES, "face-down chocolates by shape / that shape's total")
-    lay.add("unseen_kinds", NUM_KINDS, "face-down chocolates by type x shape / its total (0 if none)")
+    lay.add(
+        "unseen_kinds",
+        NUM_KINDS,
+        "face-down chocolates by type x shape (dark round, dark triangular, ..., gold "
+        "hexagonal) / that kind's total (0 if the set has none)",
+    )
     lay.add("grid_hidden", 1, "face-down grid chocolates / 16")
     lay.add("took_card", 1, "1 if the seat to act took a card this turn (must reveal now)")
     lay.add("end_triggered", 1, "1 once a player reached the card limit")
@@ -99,25 +106,19 @@ class ChocolatesEncoders:
         ]
         self.display0 = lay["display_cards"].start
         self.points0 = lay["display_points"].start
-        self.card_points = [
-            (c.true_points / 10.0, c.false_points / 10.0) for c in PREDICTION_CARDS
-        ]
+        self.card_points = [(c.true_points / 10.0, c.false_points / 10.0) for c in PREDICTION_CARDS]
         self.seat_cards0 = lay["seat_cards"].start
         self.count0 = lay["seat_card_count"].start
-        self.nougat0 = lay["seat_nougats"].start
-        self.acting0 = lay["acting_seat"].start
-        self.unseen = lay["unseen_types"].start
-        self.scalars0 = lay["supply"].start
+        self.inv_limit = 1.0 / game.card_limit
+        self.inv_others = 1.0 / (n - 1)
+        # the fill writes these runs in one go: check they are contiguous and in order
+        assert lay["display_nougats"].start == self.points0 + 2 * DISPLAY_SIZE
+        assert lay["final_turns_left"].stop == lay.size
         totals = [0] * NUM_KINDS
         for kind in game.chocolates:
             totals[kind] += 1
         self.kind_totals = totals
         self.inv_kind = [1.0 / t if t else 0.0 for t in totals]
-        self.inv_type = [
-            1.0 / max(1, sum(totals[t * NUM_SHAPES : (t + 1) * NUM_SHAPES]))
-            for t in range(NUM_TYPES)
-        ]
-        self.inv_shape = [1.0 / max(1, sum(totals[sh::NUM_SHAPES])) for sh in range(NUM_SHAPES)]
         self.rest0 = lay["beside"].start  # planes: everything after the grid
         self.rest = self.size - self.rest0
         self.feature_planes = -(-self.rest // GRID_CELLS)
@@ -128,45 +129,49 @@ class ChocolatesEncoders:
 
     # ------------------------------------------------------------------ flat
     def fill_flat(self, s: ChocolatesState, player: int, out: np.ndarray) -> None:
-        """Write the ``flat`` observation of ``player`` into the zeroed ``out``."""
+        """Write the ``flat`` observation of ``player`` into the zeroed ``out``.
+
+        Three numpy writes: the one-hot entries by index, then the two contiguous runs of
+        other values (display points and nougats; everything from ``seat_card_count`` on).
+        """
         ones: list[int] = []
-        hot, layout, revealed = self.hot, s.layout, s.revealed
         unseen = self.kind_totals[:]
-        for pos in range(NUM_CHOCOLATES):
-            if revealed[pos]:
-                kind = layout[pos]
-                ones.extend(hot[pos][kind])
+        for revealed, kind, hot in zip(s.revealed, s.layout, self.hot, strict=True):
+            if revealed:
+                ones += hot[kind]
                 unseen[kind] -= 1
-        for slot in range(DISPLAY_SIZE):
-            card = s.display[slot]
+        display_values: list[float] = [0.0] * (3 * DISPLAY_SIZE)
+        for slot, card in enumerate(s.display):
             if card >= 0:
                 ones.append(self.display0 + slot * NUM_CARDS + card)
-                out[self.points0 + 2 * slot : self.points0 + 2 * slot + 2] = self.card_points[card]
+                display_values[2 * slot : 2 * slot + 2] = self.card_points[card]
+            display_values[2 * DISPLAY_SIZE + slot] = s.display_nougats[slot] * INV_SUPPLY
         n = self.n
-        for rel in range(n):
-            seat = (player + rel) % n
-            base = self.seat_cards0 + rel * 2 * NUM_CARDS
-            ones.extend([base + code for code in s.cards[seat]])
-        if s.current >= 0:
-            ones.append(self.acting0 + (s.current - player) % n)
-        out[ones] = 1.0
-        lay = self.layout
-        out[lay["display_nougats"]] = [v / NOUGAT_SUPPLY for v in s.display_nougats]
         seats = [(player + rel) % n for rel in range(n)]
-        out[lay["seat_card_count"]] = [len(s.cards[p]) / self.limit for p in seats]
-        out[lay["seat_nougats"]] = [s.nougats[p] / NOUGAT_SUPPLY for p in seats]
-        out[self.unseen : self.unseen + NUM_TYPES + NUM_SHAPES + NUM_KINDS] = (
-            [sum(unseen[t * 3 : t * 3 + 3]) * self.inv_type[t] for t in range(NUM_TYPES)]
-            + [sum(unseen[sh::3]) * self.inv_shape[sh] for sh in range(NUM_SHAPES)]
-            + [u * inv for u, inv in zip(unseen, self.inv_kind, strict=True)]
-        )
+        base = self.seat_cards0
+        for seat in seats:
+            ones += [base + code for code in s.cards[seat]]
+            base += 2 * NUM_CARDS
+        acting = [0.0] * n
+        if s.current >= 0:
+            acting[(s.current - player) % n] = 1.0
         triggered = s.final_turns >= 0
-        out[lay["supply"].start] = s.supply / NOUGAT_SUPPLY
-        out[lay["pile"].start] = len(s.pile) / PILE_SIZE
-        out[lay["grid_hidden"].start] = s.grid_hidden / GRID_CELLS
-        out[lay["took_card"].start] = s.took_card
-        out[lay["end_triggered"].start] = triggered
-        out[lay["final_turns_left"].start] = s.final_turns / (n - 1) if triggered else 0.0
+        tail = (
+            [len(s.cards[p]) * self.inv_limit for p in seats]
+            + [s.nougats[p] * INV_SUPPLY for p in seats]
+            + acting
+            + [s.supply * INV_SUPPLY, len(s.pile) * INV_PILE]
+            + list(map(mul, unseen, self.inv_kind))
+            + [
+                s.grid_hidden * INV_GRID,
+                float(s.took_card),
+                float(triggered),
+                s.final_turns * self.inv_others if triggered else 0.0,
+            ]
+        )
+        out[ones] = 1.0
+        out[self.points0 : self.points0 + 3 * DISPLAY_SIZE] = display_values
+        out[self.count0 :] = tail
 
     # ------------------------------------------------------------------ planes
     def planes_layout(self) -> Layout:

@@ -19,12 +19,21 @@ from __future__ import annotations
 
 from choco_envs.core.game import Rng
 from choco_envs.games.chocolates.components import GRID_CELLS, NUM_CHOCOLATES, PREDICTION_CARDS
-from choco_envs.games.chocolates.predictions import evaluate_all
+from choco_envs.games.chocolates.predictions import (
+    CORNERS,
+    LEFT,
+    MAIN_DIAGONALS,
+    OUTER,
+    RIGHT,
+    evaluate_all,
+)
 from choco_envs.games.chocolates.rules import REVEAL_BASE, ChocolatesGame, ChocolatesState
 
 SAMPLES = 24
 #: the least expected gain (points) worth one of the few card places
 TAKE_THRESHOLD = 0.0
+#: the least estimated chance that the chosen side is right
+MIN_CONFIDENCE = 0.85
 
 
 def greedy_action(game: ChocolatesGame, state: ChocolatesState, rng: Rng) -> int:
@@ -35,7 +44,7 @@ def greedy_action(game: ChocolatesGame, state: ChocolatesState, rng: Rng) -> int
     truth = truth_rates(game, state, seat, rng)
     if game.can_take(state):
         take = best_take(state, truth)
-        if take is not None:
+        if take is not None and not ends_behind(game, state, seat, truth, take):
             return take
     return choose_reveal(game, state, seat, truth, rng)
 
@@ -71,10 +80,58 @@ def best_take(state: ChocolatesState, truth: list[float]) -> int | None:
         if card < 0:
             continue
         for side in (0, 1):
+            confidence = 1 - truth[card] if side else truth[card]
             value = side_value(card, side, truth[card]) + state.display_nougats[slot]
-            if value > best_value:
+            if confidence >= MIN_CONFIDENCE and value > best_value:
                 best, best_value = 2 * slot + side, value
     return best
+
+
+def ends_behind(
+    game: ChocolatesGame, state: ChocolatesState, seat: int, truth: list[float], take: int
+) -> bool:
+    """Whether ``take`` fills the seat's last card place (triggering the end) while the
+    seat would still not be ahead in expectation."""
+    if len(state.cards[seat]) + 1 < game.card_limit:
+        return False
+    slot, side = divmod(take, 2)
+    card = state.display[slot]
+    gain = side_value(card, side, truth[card]) + state.display_nougats[slot]
+    others = [expected_score(state, p, truth) for p in range(game.num_players) if p != seat]
+    return expected_score(state, seat, truth) + gain <= max(others)
+
+
+def card_regions() -> list[tuple[int, ...]]:
+    """The positions each card's prediction depends on (the white area of its grid)."""
+    grid = tuple(range(GRID_CELLS))
+    regions = [grid] * len(PREDICTION_CARDS)
+    for card in (3, 4, 5, 6):
+        regions[card] = OUTER
+    regions[11] = LEFT
+    regions[12] = RIGHT
+    regions[24] = MAIN_DIAGONALS[0] + MAIN_DIAGONALS[1]
+    for card in (25, 26, 27):
+        regions[card] = CORNERS
+    regions[28] = tuple(range(GRID_CELLS, NUM_CHOCOLATES))
+    return regions
+
+
+REGIONS = card_regions()
+
+
+def information_value(state: ChocolatesState, truth: list[float]) -> list[float]:
+    """For each position, how much revealing it may settle the display cards: the sum
+    over display cards whose area holds it of points x p(1-p) / area size."""
+    value = [0.0] * NUM_CHOCOLATES
+    for card in state.display:
+        if card < 0:
+            continue
+        c = PREDICTION_CARDS[card]
+        weight = max(c.true_points, c.false_points) * truth[card] * (1 - truth[card])
+        region = REGIONS[card]
+        for pos in region:
+            value[pos] += weight / len(region)
+    return value
 
 
 def choose_reveal(

@@ -78,13 +78,27 @@ def adjacent_pair(values: Sequence[int], a: int, b: int) -> bool:
     )
 
 
-def in_one_line(values: Sequence[int], needed: Sequence[int]) -> bool:
-    """Some single row or column holds every value of ``needed`` (with multiplicity)."""
-    for line in LINES:
-        held = [values[i] for i in line]
-        if all(held.count(v) >= needed.count(v) for v in set(needed)):
+def line_values(values: Sequence[int]) -> list[list[int]]:
+    """The values of each of the 4 rows and 4 columns."""
+    return [[values[i] for i in line] for line in LINES]
+
+
+def three_in_one_line(values: Sequence[int], value: int) -> bool:
+    """Some single row or column holds ``value`` at least 3 times (adjacent or not)."""
+    return any(held.count(value) >= 3 for held in line_values(values))
+
+
+def three_alike_in_one_line(values: Sequence[int]) -> bool:
+    """Some single row or column holds 3 or 4 equal values."""
+    for a, b, c, d in line_values(values):
+        if (a == b and (a == c or a == d)) or (c == d and (c == a or c == b)):
             return True
     return False
+
+
+def all_in_one_line(values: Sequence[int], needed: set[int]) -> bool:
+    """Some single row or column holds every value of ``needed``."""
+    return any(needed <= set(held) for held in line_values(values))
 
 
 def all_different(values: Sequence[int], cells: Sequence[int]) -> bool:
@@ -131,11 +145,11 @@ PREDICATES: tuple[Predicate, ...] = (
     # 18 At least 4 adjacent hexagonal chocolates in the grid.
     lambda t, s, b: largest_group(s, HEXAGONAL) >= 4,
     # 19 At least 3 hexagonal chocolates in one of the rows or columns in the grid.
-    lambda t, s, b: in_one_line(s, (HEXAGONAL,) * 3),
+    lambda t, s, b: three_in_one_line(s, HEXAGONAL),
     # 20 At least 3 chocolates of the same type in one of the rows or columns.
-    lambda t, s, b: any(in_one_line(t, (kind,) * 3) for kind in range(6)),
+    lambda t, s, b: three_alike_in_one_line(t),
     # 21 At least 1 white, 1 green, and 1 pink chocolate in one of the rows or columns.
-    lambda t, s, b: in_one_line(t, (WHITE, GREEN, PINK)),
+    lambda t, s, b: all_in_one_line(t, {WHITE, GREEN, PINK}),
     # 22 At least 2 adjacent white chocolates in one of the rows or columns.
     lambda t, s, b: adjacent_pair(t, WHITE, WHITE),
     # 23 At least 2 dark chocolates connected in a diagonal line in the grid.
@@ -155,18 +169,19 @@ PREDICATES: tuple[Predicate, ...] = (
 assert len(PREDICATES) == NUM_CARDS, "one predicate per printed prediction card"
 
 
-def evaluate(card: int, layout: Sequence[int]) -> bool:
-    """Whether prediction ``card`` is true for a complete layout of 21 kind codes
+def split_layout(layout: Sequence[int]) -> tuple[list[int], list[int], list[int]]:
+    """(grid types, grid shapes, types beside) of a complete layout of 21 kind codes
     (16 grid cells row-major, then the 5 beside)."""
-    types = [k // 3 for k in layout[:16]]
-    shapes = [k % 3 for k in layout[:16]]
-    beside = [k // 3 for k in layout[16:21]]
-    return PREDICATES[card](types, shapes, beside)
+    grid = layout[:16]
+    return [k // 3 for k in grid], [k % 3 for k in grid], [k // 3 for k in layout[16:21]]
+
+
+def evaluate(card: int, layout: Sequence[int]) -> bool:
+    """Whether prediction ``card`` is true for a complete layout of 21 kind codes."""
+    return PREDICATES[card](*split_layout(layout))
 
 
 def evaluate_all(layout: Sequence[int]) -> list[bool]:
     """The truth of every card, by card id, for a complete layout."""
-    types = [k // 3 for k in layout[:16]]
-    shapes = [k % 3 for k in layout[:16]]
-    beside = [k // 3 for k in layout[16:21]]
+    types, shapes, beside = split_layout(layout)
     return [p(types, shapes, beside) for p in PREDICATES]

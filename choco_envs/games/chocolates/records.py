@@ -29,6 +29,8 @@ def state_from_json(game: ChocolatesGame, d: Mapping[str, Any]) -> ChocolatesSta
     """Rebuild a state from ``game.to_json``; RecordError names the malformed field."""
     from choco_envs.games.chocolates.rules import DISPLAY_SIZE, ChocolatesState
 
+    if require(d, "game", str, WHERE) != game.spec.env_id:
+        raise RecordError(f"{WHERE}.game: {d['game']!r} is not {game.spec.env_id!r}")
     layout = [_kind(name, i) for i, name in enumerate(_list(d, "layout", NUM_CHOCOLATES))]
     if sorted(layout) != sorted(game.chocolates):
         raise RecordError(f"{WHERE}.layout: the chocolates differ from this game's components")
@@ -36,9 +38,7 @@ def state_from_json(game: ChocolatesGame, d: Mapping[str, Any]) -> ChocolatesSta
     if not all(isinstance(r, bool) for r in revealed):
         raise RecordError(f"{WHERE}.revealed: expected 21 booleans, got {revealed!r}")
     pile = [_card(c, "pile") for c in require(d, "pile", list, WHERE)]
-    display = [
-        -1 if c is None else _card(c, "display") for c in _list(d, "display", DISPLAY_SIZE)
-    ]
+    display = [-1 if c is None else _card(c, "display") for c in _list(d, "display", DISPLAY_SIZE)]
     players = _list(d, "players", game.num_players)
     s = ChocolatesState(layout, pile, display, game.num_players)
     s.revealed = list(revealed)
@@ -63,7 +63,9 @@ def state_from_json(game: ChocolatesGame, d: Mapping[str, Any]) -> ChocolatesSta
     if s.current not in allowed_seats:
         raise RecordError(f"{WHERE}.current: {s.current} is not one of {allowed_seats}")
     if s.final_turns not in range(-1, game.num_players):
-        raise RecordError(f"{WHERE}.final_turns: {s.final_turns} is not in -1..{game.num_players - 1}")
+        raise RecordError(
+            f"{WHERE}.final_turns: {s.final_turns} is not in -1..{game.num_players - 1}"
+        )
     return s
 
 
@@ -136,8 +138,7 @@ def render(game: ChocolatesGame, s: ChocolatesState, player: int | None) -> str:
     for seat, held in enumerate(s.cards):
         you = " (you)" if seat == player else ""
         cards = ", ".join(
-            f"#{code // 2} {SIDE_NAMES[code % 2]} "
-            f"({PREDICTION_CARDS[code // 2].points(code % 2)})"
+            f"#{code // 2} {SIDE_NAMES[code % 2]} ({PREDICTION_CARDS[code // 2].points(code % 2)})"
             for code in held
         )
         score = f"; score {scores[seat]:g}" if scores is not None else ""

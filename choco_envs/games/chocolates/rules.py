@@ -31,7 +31,7 @@ from choco_envs.games.chocolates.components import (
     kind_name,
     load_components,
 )
-from choco_envs.games.chocolates.predictions import evaluate_all
+from choco_envs.games.chocolates.predictions import PREDICATES, split_layout
 
 NUM_TAKE_ACTIONS = 6
 REVEAL_BASE = NUM_TAKE_ACTIONS
@@ -264,14 +264,14 @@ class ChocolatesGame(Game[ChocolatesState]):
     def prediction_points(self, s: ChocolatesState) -> list[int]:
         """Each seat's points from predictions, on the complete layout (all chocolates
         flipped, as at the end of the game)."""
-        truth = evaluate_all(s.layout)
+        types, shapes, beside = split_layout(s.layout)
         points = []
         for held in s.cards:
             total = 0
             for code in held:
                 card, side = divmod(code, 2)
                 value = PREDICTION_CARDS[card].points(side)
-                right = truth[card] != bool(side)
+                right = PREDICATES[card](types, shapes, beside) != bool(side)
                 total += value if right else -value
             points.append(total)
         return points
@@ -280,9 +280,7 @@ class ChocolatesGame(Game[ChocolatesState]):
         """Predictions (+ the chosen side's points if right, - if wrong) + 1 per nougat.
         Before the end this reads the face-down chocolates: it is the score "if the game
         ended now", and is only shown to players once the game is over."""
-        return [
-            float(p + n) for p, n in zip(self.prediction_points(s), s.nougats, strict=True)
-        ]
+        return [float(p + n) for p, n in zip(self.prediction_points(s), s.nougats, strict=True)]
 
     def score_breakdown(self, s: ChocolatesState) -> dict[str, list[float]]:
         return {
@@ -298,9 +296,7 @@ class ChocolatesGame(Game[ChocolatesState]):
         """Reshuffle the face-down chocolates among the face-down positions and the
         prediction pile. Nothing is private, so every seat gets the same kind of sample."""
         if isinstance(player, bool) or player not in range(self.num_players):
-            raise ValueError(
-                f"player {player!r} is not a seat; allowed: 0..{self.num_players - 1}"
-            )
+            raise ValueError(f"player {player!r} is not a seat; allowed: 0..{self.num_players - 1}")
         new = s.copy()
         hidden = [pos for pos in range(NUM_CHOCOLATES) if not s.revealed[pos]]
         kinds = [s.layout[pos] for pos in hidden]
@@ -322,9 +318,7 @@ class ChocolatesGame(Game[ChocolatesState]):
             "supply": s.supply,
             "players": [
                 {
-                    "cards": [
-                        {"card": code // 2, "side": SIDE_NAMES[code % 2]} for code in held
-                    ],
+                    "cards": [{"card": code // 2, "side": SIDE_NAMES[code % 2]} for code in held],
                     "nougats": n,
                 }
                 for held, n in zip(s.cards, s.nougats, strict=True)

@@ -162,7 +162,9 @@ def load_components(source: Any = None) -> Components:
         try:
             data = json.loads(Path(source).read_text())
         except (OSError, json.JSONDecodeError) as err:
-            raise ConfigError(f"components file {str(source)!r} cannot be read as JSON: {err}") from err
+            raise ConfigError(
+                f"components file {str(source)!r} cannot be read as JSON: {err}"
+            ) from err
     else:
         data = source
     if not isinstance(data, Mapping) or set(data) != {"tiles", "cards"}:
@@ -211,7 +213,9 @@ def _load_card(card: Any, index: int, flavors: tuple[str, ...]) -> ScoringCard:
         raise ConfigError(f"{where}.name = {name!r}; allowed: a non-empty string")
     seen: list[str] = []
     each = [0] * len(flavors)
-    for flavor, vp in _flavor_values(card["each"], f"{where}.each", flavors, -MAX_EACH_VP, MAX_EACH_VP):
+    for flavor, vp in _flavor_values(
+        card["each"], f"{where}.each", flavors, -MAX_EACH_VP, MAX_EACH_VP
+    ):
         each[flavors.index(flavor)] = vp
         seen.append(flavor)
     sets = []
@@ -222,7 +226,9 @@ def _load_card(card: Any, index: int, flavors: tuple[str, ...]) -> ScoringCard:
         sets.append((tuple(flavors.index(f) for f in members), vp))
         seen.extend(members)
     majority = []
-    for flavor, vp in _flavor_values(card["majority"], f"{where}.majority", flavors, 1, MAX_MAJORITY_VP):
+    for flavor, vp in _flavor_values(
+        card["majority"], f"{where}.majority", flavors, 1, MAX_MAJORITY_VP
+    ):
         majority.append((flavors.index(flavor), vp))
         seen.append(flavor)
     if sorted(seen) != sorted(flavors):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from choco_envs.bots.base import AgentView, Bot
+
 from .rules import ADD_ONE, ADD_THREE
 
 

@@ -1,0 +1,236 @@
+"""Observation encoders and the action table of Chocolatiers.
+
+Everything is relative to the observing seat: seat blocks run own seat first, then the
+others in turn order. An opponent's hand is what the table knows: the cards seen taken
+from the face-up tray, less those seen paid or discarded, plus how many dealt cards are
+still unseen (RULINGS.md: only the 3 dealt cards are private).
+
+Action table (109 actions):
+
+| ids | meaning |
+|---|---|
+| 0..5 | take a card of type t from the tray (a take action, or one of an exchange's 2 takes) |
+| 6..11 | exchange: give a card of type t (standard: discard it; classic: lay it on the tray), then take 2 |
+| 12..16 | box the tile at line position / stack i (then pay, then place) |
+| 17 | box the reserved tile (standard) |
+| 18..22 | reserve the tile at line position i (standard) |
+| 23..58 | place a wild chocolate on Sampler space (row, col) = divmod(id-23, 6) |
+| 59 | pay the current chocolate with 1 matching card |
+| 60..65 | pay the current chocolate with 2 cards of type t |
+| 66..101 | place the tile being boxed: frame slot (id-66)//4 (3x3, row-major), rotation (id-66)%4 quarter turns clockwise |
+| 102..107 | discard a card of type t (hand limit of 6 at the end of the turn) |
+| 108 | pass (only when nothing else is legal); classic bonus phase: skip it |
+
+Types t: 0 truffle, 1 nut cluster, 2 raspberry, 3 mint, 4 blueberry, 5 violet.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from choco_envs.core.encoding import Encoder, Layout
+from choco_envs.games.chocolatiers.components import TYPES
+
+if TYPE_CHECKING:
+    from choco_envs.games.chocolatiers.rules import ChocolatiersGame, State
+
+NT = len(TYPES)
+TILE_FEATURES = 36  # present, points/8, cost/4 by type, 4 spaces x (6 types + empty)
+SAMPLER_PLANES = 8  # 6 types, wild, occupied (a tile is there)
+PHASES = 5
+ROUND_CAP = 40
+
+
+def tile_matrix(game: ChocolatiersGame) -> np.ndarray:
+    """One feature row per tile, plus a last row of zeros for "no tile" (index -1)."""
+    tiles = game.comp.tiles
+    out = np.zeros((len(tiles) + 1, TILE_FEATURES), dtype=np.float32)
+    for i, tile in enumerate(tiles):
+        out[i, 0] = 1.0
+        out[i, 1] = tile.points / 8.0
+        out[i, 2 : 2 + NT] = np.asarray(tile.cost, dtype=np.float32) / 4.0
+        for k, v in enumerate(tile.spaces):
+            out[i, 8 + 7 * k + (v if v >= 0 else NT)] = 1.0
+    return out
+
+
+def cell_table() -> np.ndarray:
+    """Sampler planes of one cell, indexed by cell value + 2 (-2 no tile .. 6 wild)."""
+    table = np.zeros((9, SAMPLER_PLANES), dtype=np.float32)
+    for v in range(-1, 7):
+        row = table[v + 2]
+        row[7] = 1.0  # occupied
+        if 0 <= v < NT:
+            row[v] = 1.0
+        elif v == NT:
+            row[6] = 1.0
+    return table
+
+
+class ChocolatiersObserver:
+    """Builds the parts of an observation; the two encoders arrange them."""
+
+    def __init__(self, game: ChocolatiersGame) -> None:
+        self.game = game
+        self.n = game.num_players
+        self.standard = not game.classic
+        self.tiles = tile_matrix(game)
+        self.cells = cell_table()
+        comp = game.comp
+        self.per_type = float(max(comp.card_counts))
+        self.cards = float(sum(comp.card_counts))
+        stack_max = len(comp.tiles) - 5 if self.standard else max(1, _classic_stack(self.n) - 1)
+        self.stack_max = float(stack_max)
+        self.points_max = 8.0 * 6
+        self.score_max = self.points_max + sum(v for _, v in comp.score_tiles) + 3
+        self.layout = self._scalar_layout()
+        self.num_scalars = self.layout.size
+        self.num_tile_rows = 6 + (self.n if self.standard else 0)
+
+    def _scalar_layout(self) -> Layout:
+        lay = Layout()
+        for k in range(self.n):
+            who = "own" if k == 0 else f"seat +{k}"
+            lay.add(
+                f"cards_{k}", NT, f"{who}: cards by type (others: publicly known), / max per type"
+            )
+            lay.add(f"unknown_{k}", 1, f"{who}: dealt cards not yet seen by the table, / 3")
+            lay.add(f"hand_size_{k}", 1, f"{who}: cards in hand, / max per type")
+            lay.add(f"wilds_{k}", 1, f"{who}: wilds in supply (not placed, not locked), / 3")
+            lay.add(f"tiles_{k}", 1, f"{who}: box tiles in the Sampler, / 6")
+            lay.add(f"tile_points_{k}", 1, f"{who}: points of the boxed tiles, / 48")
+            lay.add(f"tiles_3_or_4_{k}", 1, f"{who}: boxed tiles worth 3 or 4, / 6")
+            lay.add(f"first_{k}", 1, f"{who}: holds the First tile")
+            lay.add(f"groups_{k}", NT, f"{who}: largest connected group by type (wilds in), / 36")
+            lay.add(f"score_{k}", 1, f"{who}: score if the game ended now, / {self.score_max:g}")
+        lay.add("tray", NT, "face-up tray by type, / max per type")
+        lay.add("deck", 1, "cards in the deck, / cards in the game")
+        lay.add("discard", NT, "discard pile by type, / max per type")
+        stacks = 1 if self.standard else 5
+        lay.add("stacks", stacks, f"hidden tiles in the stack(s), / {self.stack_max:g}")
+        lay.add("phase", PHASES, "step of the turn: choose, take, pay, place, discard (one-hot)")
+        lay.add("actions_left", 1, "standard: actions left / 2; classic: 1 action phase, 0.5 bonus")
+        lay.add("takes_left", 1, "cards still to take in an exchange, / 2")
+        lay.add("to_pay", NT, "chocolates of the tile being boxed still to pay, / 4")
+        lay.add("paying", NT, "the chocolate being paid now (one-hot)")
+        lay.add("round", 1, "rounds completed, / 40")
+        lay.add("end_triggered", 1, "someone has placed a 6th tile")
+        return lay
+
+    def scalars(self, s: State, player: int) -> list[float]:
+        n, inv = self.n, 1.0 / self.per_type
+        out: list[float] = []
+        totals = self.game.provisional_scores(s)
+        hand, known, groups = s.hand, s.known, s.groups
+        for k in range(n):
+            q = (player + k) % n
+            b = q * NT
+            cards = hand[b : b + NT] if k == 0 else known[b : b + NT]
+            out += [c * inv for c in cards]
+            out += (
+                s.unknown[q] / 3.0,
+                sum(hand[b : b + NT]) * inv,
+                s.wilds[q] / 3.0,
+                s.ntiles[q] / 6.0,
+                s.points[q] / self.points_max,
+                s.n34[q] / 6.0,
+                1.0 if s.first == q else 0.0,
+            )
+            out += [g / 36.0 for g in groups[b : b + NT]]
+            out.append(totals[q] / self.score_max)
+        out += [c * inv for c in s.tray]
+        out.append(len(s.deck) / self.cards)
+        out += [c * inv for c in s.discard]
+        out += [len(st) / self.stack_max for st in s.stacks]
+        phase = [0.0] * PHASES
+        phase[s.phase] = 1.0
+        out += phase
+        out += (s.actions_left / 2.0, s.takes_left / 2.0)
+        out += [c / 4.0 for c in s.to_pay]
+        paying = [0.0] * NT
+        for t in range(NT):
+            if s.to_pay[t]:
+                paying[t] = 1.0
+                break
+        out += paying
+        out += ((s.turn // n) / ROUND_CAP, 1.0 if s.first >= 0 else 0.0)
+        return out
+
+    def tile_rows(self, s: State, player: int) -> list[int]:
+        """Tile ids (or -1) of the display, the tile being boxed, then (standard) each
+        seat's reserved tile in relative order."""
+        rows = s.display + [s.pending]
+        if self.standard:
+            rows += [s.reserved[(player + k) % self.n] for k in range(self.n)]
+        return rows
+
+    def sampler_planes(self, s: State, player: int) -> np.ndarray:
+        """(n * 8, 36): per seat in relative order, planes of its 6x6 grid."""
+        cut = player * 36
+        cells = np.asarray(s.cells[cut:] + s.cells[:cut], dtype=np.intp) + 2
+        planes = self.cells[cells].reshape(self.n, 36, SAMPLER_PLANES).transpose(0, 2, 1)
+        return planes.reshape(self.n * SAMPLER_PLANES, 36)
+
+
+def _classic_stack(n: int) -> int:
+    return {2: 3, 3: 4, 4: 5}.get(n, 5)
+
+
+def make_encoders(game: ChocolatiersGame) -> dict[str, Encoder[State]]:
+    """The "flat" and "planes" encoders of ``game``."""
+    obs = ChocolatiersObserver(game)
+    return {"flat": _flat_encoder(obs), "planes": _planes_encoder(obs)}
+
+
+def _flat_encoder(obs: ChocolatiersObserver) -> Encoder[State]:
+    lay = Layout()
+    for f in obs.layout.fields:
+        lay.add(f.name, f.size, f.meaning, f.low, f.high)
+    tiles_at = lay.add(
+        "tiles",
+        obs.num_tile_rows * TILE_FEATURES,
+        "per tile row (line/stack tops 0..4, tile being boxed"
+        + (", reserved tile of each seat" if obs.standard else "")
+        + "): present, points/8, cost by type/4, 4 spaces x (6 types, empty) one-hot",
+    )
+    samplers_at = lay.add(
+        "samplers",
+        obs.n * SAMPLER_PLANES * 36,
+        "per seat: 8 planes of the 6x6 grid (6 types, wild, occupied), row-major",
+    )
+    scalar_end = obs.num_scalars
+
+    def fill(s: State, player: int, out: np.ndarray) -> None:
+        out[:scalar_end] = obs.scalars(s, player)
+        out[tiles_at] = obs.tiles[obs.tile_rows(s, player)].reshape(-1)
+        out[samplers_at] = obs.sampler_planes(s, player).reshape(-1)
+
+    return Encoder("flat", (lay.size,), lay, fill, "scalars, tiles, then Sampler planes")
+
+
+def _planes_encoder(obs: ChocolatiersObserver) -> Encoder[State]:
+    features = obs.num_scalars + obs.num_tile_rows * TILE_FEATURES
+    feature_planes = -(-features // 36)
+    lay = Layout()
+    lay.add(
+        "samplers",
+        obs.n * SAMPLER_PLANES,
+        "per seat (own first): 6 type planes, wild plane, occupied plane of the 6x6 grid",
+    )
+    lay.add(
+        "features",
+        feature_planes,
+        f"the flat encoder's first {features} entries (scalars, tiles), row-major, zero-padded",
+    )
+    nsp = obs.n * SAMPLER_PLANES
+    tile_end = features
+
+    def fill(s: State, player: int, out: np.ndarray) -> None:
+        out[:nsp] = obs.sampler_planes(s, player).reshape(nsp, 6, 6)
+        flat = out[nsp:].reshape(-1)
+        flat[: obs.num_scalars] = obs.scalars(s, player)
+        flat[obs.num_scalars : tile_end] = obs.tiles[obs.tile_rows(s, player)].reshape(-1)
+
+    return Encoder("planes", (lay.size, 6, 6), lay, fill, "Sampler planes, then feature planes")

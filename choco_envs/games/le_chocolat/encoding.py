@@ -1,0 +1,260 @@
+"""Le Chocolat observation encoders and action codec.
+
+Actions (385 in all; cells are ``row * 7 + col``, named ``a1``..``g5``, see ``grid``):
+
+| ids | meaning |
+|---|---|
+| 0..349 | split: ``cell * 10 + line``; the chunk whose top-left tile is ``cell``, cut along ``line`` (0..5: vertical line between columns ``line`` and ``line+1``; 6..9: horizontal line between rows ``line-6`` and ``line-5``). Legal only when such a chunk exists and the line passes through it. |
+| 350..384 | claim: ``350 + cell``; claim the chunk whose top-left tile is ``cell`` (3 or fewer tiles). |
+
+Both encoders show the same facts, relative to the observer (own first): the grid as planes
+(what the observer knows of every tile, the chunks, who claimed what) and the scalars (the
+scoring card, hands, unseen tiles). ``"flat"`` is one vector (grid planes, cell-major
+inside each, then the scalars); ``"planes"`` is (channels, 5, 7) with every scalar as a
+constant plane.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from choco_envs.core.encoding import Encoder, Layout
+from choco_envs.games.le_chocolat import grid
+from choco_envs.games.le_chocolat.components import MAX_EACH_VP, MAX_MAJORITY_VP, MAX_SET_VP
+
+if TYPE_CHECKING:
+    from choco_envs.games.le_chocolat.rules import LeChocolatGame, LeChocolatState
+
+N = grid.CELLS
+OVER = 2  # rules.OVER, repeated to keep this module free of an import cycle
+
+
+def grid_channels(flavors: tuple[str, ...]) -> list[tuple[str, str, float, float]]:
+    """(name, meaning, low, high) of every grid plane."""
+    rows = [
+        (f"flavor_{f}", f"1 where the observer knows the tile is {f}", 0.0, 1.0) for f in flavors
+    ]
+    return rows + [
+        ("blank_blank", "1 where the observer knows the tile is blank on both sides", 0.0, 1.0),
+        (
+            "blank_unknown",
+            "1 where a blank side is up and the observer does not know the back",
+            0.0,
+            1.0,
+        ),
+        ("chunk_size", "tiles in the chunk holding the cell / 35 (0 once claimed)", 0.0, 1.0),
+        (
+            "chunk_top_left",
+            "1 at the top-left tile of each chunk (the cell actions name)",
+            0.0,
+            1.0,
+        ),
+        ("claimable", "1 on chunks of 3 or fewer tiles", 0.0, 1.0),
+        ("claimed_by_me", "1 where the observer claimed the tile", 0.0, 1.0),
+        ("claimed_by_opponent", "1 where the opponent claimed the tile", 0.0, 1.0),
+    ]
+
+
+def scalar_fields(flavors: tuple[str, ...]) -> list[tuple[str, int, str, float, float]]:
+    """(name, size, meaning, low, high) of every scalar part."""
+    n = len(flavors)
+    sets = max(1, n // 2)
+    return [
+        ("phase", 2, "one-hot: the acting seat must split / must claim (zeros when over)", 0, 1),
+        ("card_each", n, f"VP per tile of each flavor / {MAX_EACH_VP}", -1, 1),
+        ("card_set_vp", n, f"VP per complete set the flavor belongs to / {MAX_SET_VP}", 0, 1),
+        ("card_set_id", n * sets, f"flavor x set: 1 if the flavor is in set k (k < {sets})", 0, 1),
+        ("card_majority", n, f"VP for the majority of each flavor / {MAX_MAJORITY_VP}", 0, 1),
+        ("own_flavors", n, "own claimed tiles per flavor (backs known) / tiles of it", 0, 1),
+        ("own_blank_blank", 1, "own claimed blank/blank tiles / blank/blank tiles", 0, 1),
+        ("own_claimed", 1, "own claimed tiles / 35", 0, 1),
+        ("opp_flavors", n, "opponent's claimed tiles known per flavor / tiles of it", 0, 1),
+        ("opp_claimed", 1, "opponent's claimed tiles / 35", 0, 1),
+        (
+            "opp_unknown",
+            1,
+            "opponent's claimed tiles whose back the observer has not seen / 35",
+            0,
+            1,
+        ),
+        ("unseen_flavors", n, "tiles of each flavor the observer has not seen / tiles of it", 0, 1),
+        (
+            "unseen_blank_blank",
+            1,
+            "blank/blank tiles the observer cannot place / blank/blank",
+            0,
+            1,
+        ),
+        ("box_face", n + 1, "one-hot: the face up of the boxed tile (flavors, then blank)", 0, 1),
+        ("tiles_left", 1, "tiles on the table / 35", 0, 1),
+    ]
+
+
+def card_vectors(game: LeChocolatGame) -> list[np.ndarray]:
+    """The card fields (card_each .. card_majority) of every scoring card, precomputed."""
+    n = len(game.components.flavors)
+    sets = max(1, n // 2)
+    out = []
+    for card in game.components.cards:
+        each = np.array(card.each, dtype=np.float32) / MAX_EACH_VP
+        set_vp = np.zeros(n, dtype=np.float32)
+        set_id = np.zeros((n, sets), dtype=np.float32)
+        majority = np.zeros(n, dtype=np.float32)
+        for k, (members, vp) in enumerate(card.sets):
+            for f in members:
+                set_vp[f] = vp / MAX_SET_VP
+                set_id[f, k] = 1.0
+        for f, vp in card.majority:
+            majority[f] = vp / MAX_MAJORITY_VP
+        out.append(np.concatenate([each, set_vp, set_id.ravel(), majority]))
+    return out
+
+
+class ObservationWriter:
+    """Writes the flat observation; the planes encoder reshapes the same numbers."""
+
+    def __init__(self, game: LeChocolatGame) -> None:
+        self.flavors = game.components.flavors
+        self.n = len(self.flavors)
+        self.totals = list(game.components.flavor_counts)
+        self.inverse_totals = [1.0 / max(1, k) for k in self.totals]
+        self.blanks = game.components.blank_blank
+        self.channels = grid_channels(self.flavors)
+        self.grid_size = len(self.channels) * N
+        self.scalars = scalar_fields(self.flavors)
+        self.scalar_size = sum(f[1] for f in self.scalars)
+        self.size = self.grid_size + self.scalar_size
+        self.cards = card_vectors(game)
+        self.card_size = len(self.cards[0])
+        n = self.n
+        self.ch_blank_blank, self.ch_blank_unknown = n * N, (n + 1) * N
+        self.ch_size, self.ch_top_left, self.ch_claimable = (n + 2) * N, (n + 3) * N, (n + 4) * N
+        self.ch_mine, self.ch_theirs = (n + 5) * N, (n + 6) * N
+
+    def fill_flat(self, s: LeChocolatState, p: int, out: np.ndarray) -> None:
+        """Grid planes into a bytearray (chunk sizes as counts), then the scalars."""
+        n, over = self.n, s.phase == OVER
+        planes = bytearray(self.grid_size)
+        own, opp, seen = [0] * n, [0] * n, [0] * n
+        own_bb = seen_bb = opp_unknown = 0
+        flavor, up, owner = s.flavor, s.up, s.owner
+        mine, theirs = self.ch_mine, self.ch_theirs
+        for c in range(N):
+            f, ow = flavor[c], owner[c]
+            if up[c] or over or ow == p:
+                if f >= 0:
+                    planes[f * N + c] = 1
+                    seen[f] += 1
+                else:
+                    planes[self.ch_blank_blank + c] = 1
+                    seen_bb += 1
+                if ow == p:
+                    planes[mine + c] = 1
+                    if f >= 0:
+                        own[f] += 1
+                    else:
+                        own_bb += 1
+                elif ow >= 0:
+                    planes[theirs + c] = 1
+                    if f >= 0:
+                        opp[f] += 1
+            else:
+                planes[self.ch_blank_unknown + c] = 1
+                if ow >= 0:
+                    planes[theirs + c] = 1
+                    opp_unknown += 1
+        size_at, claimable_at = self.ch_size, self.ch_claimable
+        for c, r in enumerate(s.chunk_at):
+            if r >= 0:
+                planes[self.ch_top_left + c] = 1
+                size = grid.SIZE[r]
+                for cell in grid.RECT_CELLS[r]:
+                    planes[size_at + cell] = size
+                    if size <= 3:
+                        planes[claimable_at + cell] = 1
+        out[: self.grid_size] = np.frombuffer(planes, dtype=np.uint8)
+        out[size_at : size_at + N] *= 1.0 / N
+        if s.box_up:
+            seen[s.box_flavor] += 1
+        self._fill_scalars(s, p, out, own, opp, seen, own_bb, seen_bb, opp_unknown)
+
+    def _fill_scalars(
+        self,
+        s: LeChocolatState,
+        p: int,
+        out: np.ndarray,
+        own: list[int],
+        opp: list[int],
+        seen: list[int],
+        own_bb: int,
+        seen_bb: int,
+        opp_unknown: int,
+    ) -> None:
+        n, inv = self.n, self.inverse_totals
+        start = self.grid_size
+        if s.phase < OVER:
+            out[start + s.phase] = 1.0
+        start += 2
+        out[start : start + self.card_size] = self.cards[s.card]
+        start += self.card_size
+        inv_blanks = 1.0 / max(1, self.blanks)
+        box = [0.0] * (n + 1)
+        box[s.box_flavor if s.box_up else n] = 1.0
+        unseen = [t - k for t, k in zip(self.totals, seen, strict=True)]
+        rest = (
+            [k * i for k, i in zip(own, inv, strict=True)]
+            + [own_bb * inv_blanks, s.claimed[p] / N]
+            + [k * i for k, i in zip(opp, inv, strict=True)]
+            + [s.claimed[1 - p] / N, opp_unknown / N]
+            + [k * i for k, i in zip(unseen, inv, strict=True)]
+            + [(self.blanks - seen_bb) * inv_blanks]
+            + box
+            + [s.tiles_left / N]
+        )
+        out[start:] = rest
+
+    def flat_layout(self) -> Layout:
+        layout = Layout()
+        for name, meaning, low, high in self.channels:
+            layout.add(name, N, f"grid plane, entry row*7+col: {meaning}", low, high)
+        for name, size, meaning, low, high in self.scalars:
+            layout.add(name, size, meaning, low, high)
+        return layout
+
+    def planes_layout(self) -> Layout:
+        layout = Layout()
+        for name, meaning, low, high in self.channels:
+            layout.add(name, 1, meaning, low, high)
+        for name, size, meaning, low, high in self.scalars:
+            layout.add(name, size, f"constant planes: {meaning}", low, high)
+        return layout
+
+
+def make_encoders(game: LeChocolatGame) -> dict[str, Encoder[LeChocolatState]]:
+    """The ``"flat"`` and ``"planes"`` encoders of a game (their sizes follow its flavors)."""
+    writer = ObservationWriter(game)
+    channels = len(writer.channels) + writer.scalar_size
+
+    def fill_planes(s: LeChocolatState, p: int, out: np.ndarray) -> None:
+        flat = np.zeros(writer.size, dtype=np.float32)
+        writer.fill_flat(s, p, flat)
+        out.reshape(-1)[: writer.grid_size] = flat[: writer.grid_size]
+        out[len(writer.channels) :] = flat[writer.grid_size :, None, None]
+
+    flat = Encoder(
+        "flat",
+        (writer.size,),
+        writer.flat_layout(),
+        writer.fill_flat,
+        "grid planes (35 entries each) then scalars, relative to the observer",
+    )
+    planes = Encoder(
+        "planes",
+        (channels, grid.HEIGHT, grid.WIDTH),
+        writer.planes_layout(),
+        fill_planes,
+        "grid planes, then every scalar as a constant plane, relative to the observer",
+    )
+    return {"flat": flat, "planes": planes}

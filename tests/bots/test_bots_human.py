@@ -1,0 +1,50 @@
+"""The human bot: shows its seat's view only, numbers the legal moves, re-asks on bad input."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from choco_envs import bots
+from choco_envs.bots.human import HumanBot
+from tests.bots.choco_toy import ToyRaceGame
+from tests.bots.helpers import new_env
+
+
+def scripted(text: str) -> tuple[HumanBot, io.StringIO]:
+    out = io.StringIO()
+    return HumanBot(input_stream=io.StringIO(text), output_stream=out), out
+
+
+def test_bad_input_is_asked_again_until_a_move_number():
+    env = new_env(ToyRaceGame, seed=1)
+    bot, out = scripted("hello\n0\n5\n\n3\n")
+    assert bot.act(env) == 2  # the third legal move: +3
+    shown = out.getvalue()
+    assert shown.count("your move") == 5
+    assert "'hello' is not a move: type a number from 1 to 4" in shown
+    assert "'5' is not a move" in shown
+
+
+def test_shows_own_view_and_numbered_moves_with_names():
+    env = new_env(ToyRaceGame, seed=1)
+    bonus = env.state_.bonus
+    bot, out = scripted("1\n")
+    assert bot.act(env) == 0
+    shown = out.getvalue()
+    assert f"player_0: total 0, bonus {bonus[0]}" in shown
+    assert "player_1: total 0, bonus ?" in shown
+    assert "  1) +1\n  2) +2\n  3) +3\n  4) gamble (0..4)" in shown
+
+
+@pytest.mark.parametrize("text", ["", "q\n", "quit\n"])
+def test_end_of_input_or_quit_stops_cleanly(text):
+    env = new_env(ToyRaceGame, seed=1)
+    bot, _ = scripted(text)
+    with pytest.raises(KeyboardInterrupt):
+        bot.act(env)
+
+
+def test_registry_makes_a_human_on_the_terminal():
+    assert isinstance(bots.make("human"), HumanBot)

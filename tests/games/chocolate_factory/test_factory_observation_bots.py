@@ -1,0 +1,117 @@
+"""Chocolate Factory: observation, records, determinize, greedy bot."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from choco_envs.core.errors import RecordError
+from choco_envs.games.chocolate_factory import ChocolateFactoryGame
+from choco_envs.games.chocolate_factory.greedy import greedy_action
+from choco_envs.games.chocolate_factory.rules import PASS
+
+from .factory_helpers import V, fresh, set_dice, set_station
+
+
+def station_block(game: ChocolateFactoryGame, obs: np.ndarray, rel: int, station: int):
+    part = obs[game.encoders["flat"].layout[f"p{rel}_stations"]]
+    return part[station * 28 : station * 28 + 28]
+
+
+def test_observation_is_relative_to_the_observer() -> None:
+    """Observations put the observer's own block first, then the others in seat order."""
+    game, s = fresh(3)
+    set_station(game, s, 1, 2, "gold_bar", missing={"nuts": 1}, machines=("milk",),
+                special=True)  # fmt: skip
+    obs = game.observe(s, 1)
+    block = station_block(game, obs, 0, 2)
+    assert block[V["gold_bar"]] == 1 and block[:9].sum() == 1
+    assert block[9 + 3] == pytest.approx(1 / 6)  # nuts missing 1
+    assert list(block[15:21]) == [1, 1, 1, 1, 1, 0]  # machines needed
+    assert list(block[21:27]) == [0, 1, 0, 0, 0, 0] and block[27] == 1
+    from_0 = game.observe(s, 0)
+    assert np.array_equal(station_block(game, from_0, 1, 2), block)
+    lay = game.encoders["flat"].layout
+    assert list(from_0[lay["to_act"]]) == [1, 0, 0] and list(obs[lay["to_act"]]) == [0, 0, 1]
+
+
+def test_observation_shows_dice_scores_time_and_stays_in_bounds() -> None:
+    game, s = fresh(4)
+    set_dice(s, quantity={"joker": 4}, ingredient={"fruit": 4}, machine={"nuts": 2})
+    enc = game.encoders["flat"]
+    rng = random.Random(2)
+    obs = game.observe(s, 0)
+    assert obs[enc.layout["dice_quantity"]][5] == 1 and obs[enc.layout["dice_machine"]][3] == 1
+    while not game.is_over(s):
+        for p in range(4):
+            o = game.observe(s, p)
+            assert ((o >= enc.low) & (o <= enc.high)).all()
+        acts = game.legal_actions(s)
+        game.apply(s, acts[int(rng.random() * len(acts))], rng)
+    assert game.observe(s, 0)[enc.layout["p0_status"]][2] == min(game.scores(s)[0] / 200, 1)
+
+
+def test_determinize_is_an_independent_equal_copy() -> None:
+    """All information is public; the future dice come from the caller's rng, so a copy
+    is a determinization (RULINGS: 'All information is public; only future dice are
+    unknown.')."""
+    game, s = fresh(3)
+    d = game.determinize(s, 1, random.Random(9))
+    assert d == s and d is not s
+    game.apply(d, PASS, random.Random(0))
+    assert d != s and s.pick_index == 0
+
+
+def test_json_round_trip_and_bad_records() -> None:
+    game, s = fresh(4, seed=3)
+    rng = random.Random(4)
+    for _ in range(60):
+        acts = game.legal_actions(s)
+        game.apply(s, acts[int(rng.random() * len(acts))], rng)
+    record = game.to_json(s)
+    assert game.from_json(record) == s
+    bad = dict(record, missing=record["missing"][:-1])
+    with pytest.raises(RecordError, match="missing"):
+        game.from_json(bad)
+    with pytest.raises(RecordError, match="phase"):
+        game.from_json(dict(record, phase="lunch"))
+
+
+def test_greedy_beats_random_two_players() -> None:
+    """The greedy beginner wins at least 80% against random play (2 players, seats
+    alternating)."""
+    game = ChocolateFactoryGame(num_players=2)
+    rng = random.Random(7)
+    wins = 0
+    games = 40
+    for g in range(games):
+        s = game.new_state(rng)
+        greedy_seat = g % 2
+        while not game.is_over(s):
+            if game.current_player(s) == greedy_seat:
+                a = greedy_action(game, s, rng)
+            else:
+                acts = game.legal_actions(s)
+                a = acts[int(rng.random() * len(acts))]
+            game.apply(s, a, rng)
+        wins += game.returns(s)[greedy_seat] > 0
+    assert wins >= 0.8 * games
+
+
+def test_greedy_takes_the_finishing_pair_and_needed_machines() -> None:
+    """The greedy bot picks the pair that completes most, finishing a variety first."""
+    game, s = fresh(2)
+    set_station(game, s, 0, 0, "dark", missing={"cocoa": 0, "sugar": 2})
+    set_station(game, s, 0, 1, "milk")
+    set_dice(s, quantity={"2": 1, "5": 1}, ingredient={"sugar": 1, "milk": 1})
+    a = greedy_action(game, s, random.Random(0))
+    assert game.action_to_string(s, a) == "pair 2 x sugar -> station 0"
+
+
+def test_text_render_names_everything() -> None:
+    game, s = fresh(2)
+    text = game.state_to_string(s, None)
+    assert "shift time left 47" in text and "player_1" in text and "package 3: empty" in text
+    assert game.state_to_string(s, 0) == text  # everything is public

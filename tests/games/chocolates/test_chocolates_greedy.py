@@ -1,0 +1,73 @@
+"""The Chocolates beginner bot (greedy.py)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from choco_envs.games.chocolates import ChocolatesGame
+from choco_envs.games.chocolates.greedy import best_take, greedy_action, side_value
+
+from .helpers import reveal, state_from
+
+
+def test_side_values_follow_the_scoring() -> None:
+    """A side right with chance p is worth points * p - points * (1 - p)."""
+    assert side_value(0, 0, 1.0) == 2  # gold card, front 2, certainly true
+    assert side_value(0, 1, 1.0) == -8  # back 8, certainly wrong
+    assert side_value(1, 1, 0.25) == pytest.approx(2.5)  # 5 * 0.75 - 5 * 0.25
+
+
+def test_takes_a_card_it_is_sure_of_and_leaves_doubtful_ones() -> None:
+    """It takes the best side when that is very likely right, and passes otherwise."""
+    game = ChocolatesGame(num_players=2)
+    s = state_from(game, display=(0, 1, 2))
+    truth = [0.5] * 29
+    assert best_take(s, truth) is None
+    truth[1] = 0.0  # 'exactly 2 green' certainly false: back side worth 5
+    assert best_take(s, truth) == 3
+
+
+def test_greedy_never_plays_an_illegal_action_and_never_needs_the_truth() -> None:
+    """It acts from a determinization of the seat's view, and its action is legal."""
+    for players in (2, 3, 4):
+        game = ChocolatesGame(num_players=players)
+        rng = random.Random(players)
+        for _ in range(5):
+            s = game.new_state(rng)
+            while not game.is_over(s):
+                view = game.determinize(s, game.current_player(s), rng)
+                action = greedy_action(game, view, rng)
+                assert action in game.legal_actions(s)
+                game.apply(s, action, rng)
+
+
+def test_greedy_refuses_a_finished_game() -> None:
+    game = ChocolatesGame(num_players=2)
+    s = state_from(game)
+    s.revealed = [True] * 15 + [False] * 6
+    s.grid_hidden = 1
+    game.apply(s, reveal(15), random.Random(0))
+    with pytest.raises(ValueError, match="over"):
+        greedy_action(game, s, random.Random(0))
+
+
+def test_greedy_beats_random_in_most_two_player_games() -> None:
+    """The task: 'It must beat random in >= 80% of 2-player games' (seats alternate)."""
+    game = ChocolatesGame(num_players=2)
+    rng = random.Random(2024)
+    games, wins = 100, 0
+    for i in range(games):
+        s = game.new_state(rng)
+        seat = i % 2
+        while not game.is_over(s):
+            if game.current_player(s) == seat:
+                view = game.determinize(s, seat, rng)
+                action = greedy_action(game, view, rng)
+            else:
+                action = rng.choice(game.legal_actions(s))
+            game.apply(s, action, rng)
+        scores = game.scores(s)
+        wins += scores[seat] > scores[1 - seat]
+    assert wins >= 80, f"greedy won {wins} of {games}"

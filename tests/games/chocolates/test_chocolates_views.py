@@ -1,0 +1,184 @@
+"""What players see in Chocolates: observations, determinization, records, text, env."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from choco_envs import chocolates_v0
+from choco_envs.core.errors import RecordError
+from choco_envs.games.chocolates import ChocolatesGame
+from choco_envs.games.chocolates.encoding import CELL_FEATURES
+
+from .helpers import STANDARD, reveal, state_from, take
+
+RNG = random.Random(0)
+
+
+def midgame(game: ChocolatesGame, seed: int = 3, steps: int = 9):  # noqa: ANN201
+    rng = random.Random(seed)
+    s = game.new_state(rng)
+    for _ in range(steps):
+        game.apply(s, rng.choice(game.legal_actions(s)), rng)
+    return s
+
+
+def test_observation_shows_only_face_up_chocolates() -> None:
+    """RULINGS.md: 'All information is public; what is unknown is the same for every
+    player' - the face-down chocolates are unknown to everyone, so their cells are 0."""
+    game = ChocolatesGame(num_players=2)
+    s = state_from(game, STANDARD)
+    game.apply(s, reveal(0), RNG)  # dark round at row 1 column 1
+    obs = game.observe(s, 1)
+    lay = game.encoders["flat"].layout
+    grid = obs[lay["grid"]].reshape(16, CELL_FEATURES)
+    assert grid[0].tolist() == [1, 0, 0, 0, 0, 0, 1, 0, 0, 1]
+    assert not grid[1:].any()
+    assert not obs[lay["beside"]].any()
+
+
+def test_observation_is_relative_to_the_observing_seat() -> None:
+    """Own cards and nougats come first, then the others in seat order after it."""
+    game = ChocolatesGame(num_players=3)
+    s = state_from(game)
+    game.apply(s, take(0, false_side=True), RNG)  # player 0: card 0, false side
+    lay = game.encoders["flat"].layout
+    cards0 = game.observe(s, 0)[lay["seat_cards"]].reshape(3, 29, 2)
+    cards2 = game.observe(s, 2)[lay["seat_cards"]].reshape(3, 29, 2)
+    assert cards0[0, 0, 1] == 1 and cards0.sum() == 1
+    assert cards2[1, 0, 1] == 1 and cards2.sum() == 1  # seat 0 is seat 2's next seat
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("encoding", ["flat", "planes"])
+def test_observations_stay_within_their_declared_bounds(players: int, encoding: str) -> None:
+    game = ChocolatesGame(num_players=players)
+    enc = game.encoders[encoding]
+    rng = random.Random(players)
+    for _ in range(30):
+        s = game.new_state(rng)
+        while True:
+            for seat in range(players):
+                obs = enc.encode(s, seat)
+                assert obs.shape == enc.shape and obs.dtype == np.float32
+                assert (obs >= enc.low).all() and (obs <= enc.high).all()
+            if game.is_over(s):
+                break
+            game.apply(s, rng.choice(game.legal_actions(s)), rng)
+
+
+def test_planes_hold_the_grid_spatially() -> None:
+    """The planes encoder puts grid cell (r, c) at [:, r, c]: type, shape, face-up."""
+    game = ChocolatesGame(num_players=2)
+    s = state_from(game, STANDARD)
+    game.apply(s, reveal(6), RNG)  # row 2 column 3: pink round
+    planes = game.observe(s, 0, "planes")
+    assert planes[4, 1, 2] == 1 and planes[6, 1, 2] == 1 and planes[9, 1, 2] == 1
+    assert planes[:10].sum() == 3
+
+
+def test_determinize_reshuffles_only_what_nobody_has_seen() -> None:
+    """The task: 'determinize reshuffles the unrevealed chocolates among the unrevealed
+    positions and the prediction pile order'; what a seat sees is unchanged."""
+    game = ChocolatesGame(num_players=3)
+    s = midgame(game)
+    rng = random.Random(5)
+    layouts, piles = set(), set()
+    for _ in range(30):
+        d = game.determinize(s, 1, rng)
+        for pos in range(21):
+            if s.revealed[pos]:
+                assert d.layout[pos] == s.layout[pos]
+        assert sorted(d.layout) == sorted(s.layout) and sorted(d.pile) == sorted(s.pile)
+        for seat in range(3):
+            assert np.array_equal(game.observe(d, seat), game.observe(s, seat))
+            assert game.state_to_string(d, seat) == game.state_to_string(s, seat)
+        assert np.array_equal(game.legal_mask(d), game.legal_mask(s))
+        layouts.add(tuple(d.layout))
+        piles.add(tuple(d.pile))
+    assert len(layouts) > 1 and len(piles) > 1
+
+
+def test_json_round_trip_continues_identically() -> None:
+    game = ChocolatesGame(num_players=4)
+    s = midgame(game, steps=12)
+    copy = game.from_json(game.to_json(s))
+    assert copy == s
+    rng_a, rng_b = random.Random(9), random.Random(9)
+    while not game.is_over(s):
+        a = rng_a.choice(game.legal_actions(s))
+        assert a == rng_b.choice(game.legal_actions(copy))
+        game.apply(s, a, rng_a)
+        game.apply(copy, a, rng_b)
+    assert game.scores(s) == game.scores(copy)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("layout", ["dark round"] * 21, "differ from this game's components"),
+        ("layout", ["dark square"] + ["dark round"] * 20, "layout\\[0\\]"),
+        ("revealed", [1] * 21, "booleans"),
+        ("pile", [99], "card 99"),
+        ("supply", 30, "nougat cubes in play"),
+        ("current", 7, "current"),
+        ("final_turns", 5, "final_turns"),
+    ],
+)
+def test_malformed_records_name_the_field(field: str, value: object, message: str) -> None:
+    game = ChocolatesGame(num_players=2)
+    record = game.to_json(midgame(game))
+    record[field] = value
+    with pytest.raises(RecordError, match=message):
+        game.from_json(record)
+
+
+def test_repeated_cards_in_a_record_are_refused() -> None:
+    game = ChocolatesGame(num_players=2)
+    record = game.to_json(state_from(game))
+    record["pile"] = record["pile"] + [record["display"][0]]
+    with pytest.raises(RecordError, match="more than once"):
+        game.from_json(record)
+
+
+def test_text_hides_face_down_chocolates_until_the_end() -> None:
+    game = ChocolatesGame(num_players=2)
+    s = state_from(game, STANDARD)
+    game.apply(s, reveal(0), RNG)
+    text = game.state_to_string(s, 0)
+    assert "Dko ??? ???" in text and "score" not in text
+    s.revealed = [True] * 15 + [False] * 6
+    s.grid_hidden = 1
+    game.apply(s, reveal(15), RNG)
+    final = game.state_to_string(s, None)
+    assert "???" not in final and "score" in final
+
+
+def test_action_names() -> None:
+    game = ChocolatesGame(num_players=2)
+    s = state_from(game)
+    assert game.action_to_string(s, take(1, True)).startswith("take #1 false side (5 pts)")
+    assert game.action_to_string(s, reveal(5)) == "reveal grid r2c2"
+    assert game.action_to_string(s, reveal(18)) == "reveal beside 3"
+
+
+def test_env_plays_a_seeded_game_to_the_end() -> None:
+    """The public surface: chocolates_v0.env(...) with masks; every agent's reward at the
+    end is its rank-based return from the final scores."""
+    env = chocolates_v0.env(num_players=3, render_mode="ansi")
+    env.reset(seed=4)
+    rng = random.Random(4)
+    final = {}
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            final[agent] = reward
+            env.step(None)
+            continue
+        env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    raw = env.unwrapped
+    assert raw.game.is_over(raw.state_)
+    assert [final[f"player_{i}"] for i in range(3)] == raw.game.returns(raw.state_)
+    assert "game over" in raw.render()

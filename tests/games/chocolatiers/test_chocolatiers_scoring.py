@@ -1,0 +1,141 @@
+"""Chocolatiers: Score tiles and final scoring, as the rulebooks and RULINGS.md state."""
+
+from __future__ import annotations
+
+from choco_envs.games.chocolatiers.rules import BOX, RESERVE
+
+from .helpers import box, draw_sampler, fresh, put_in_line, set_hand
+
+KIRA = [
+    "      ",
+    "      ",
+    "NNNNMM",
+    "TNNNMM",
+    "RRBRM.",
+    "TBBVV*",
+]
+DAVID = [
+    "      ",
+    "      ",
+    "TTRRBB",
+    "TTRRBB",
+    "      ",
+    "      ",
+]
+
+
+def test_kira_scores_43() -> None:
+    """Rulebook 000, Final Scoring: "Kira was awarded 3 Score tiles. One for most
+    connected Nut Cluster chocolates with 7, worth 5 points. One for most connected Mint
+    chocolates with 5, worth 4 points. And one for most connected Violet chocolates with
+    3, worth 3 points. She also has 1 Wild Chocolate token that she did not place ...
+    Kira's final score is 5 + 4 + 3 + 1 + 30 Box tile points = 43 points."
+
+        Kira (seat 0)      David (seat 1): truffle, raspberry, blueberry groups of 4
+        NNNNMM             TTRRBB
+        TNNNMM             TTRRBB
+        RRBRM.
+        TBBVV*
+    """
+    game, s, rng = fresh()
+    draw_sampler(s, 0, KIRA)
+    draw_sampler(s, 1, DAVID)
+    s.points = [30, 20]
+    s.n34 = [1, 3]  # David wins the 3-or-4 tile
+    s.wilds = [1, 0]
+    s.first = 1
+    kira = {name: seat for name, seat in game.score_tile_winners(s).items() if seat == 0}
+    assert sorted(kira) == ["mint", "nut_cluster", "violet"]
+    b = game.score_breakdown(s)
+    assert b["score_tiles"][0] == 5 + 4 + 3
+    assert b["total"][0] == 43
+    assert game.scores(s)[0] == 43
+
+
+def test_score_tile_tie_goes_to_nobody() -> None:
+    """Rulebook 000: "If there is a tie for the largest number of connected chocolates of
+    a given type, then no player is awarded the Score tile." Both have raspberry 4."""
+    game, s, rng = fresh()
+    draw_sampler(s, 0, ["      ", "      ", "RRRR..", "TT....", "      ", "      "])
+    draw_sampler(s, 1, ["      ", "      ", "RR....", "RR.T..", "      ", "      "])
+    winners = game.score_tile_winners(s)
+    assert winners["raspberry"] == -1
+    assert winners["truffle"] == 0  # 2 against 1
+
+
+def test_a_score_tile_everyone_would_win_with_0_goes_to_nobody() -> None:
+    """RULINGS: "A Score tile that every player would win with 0 goes to nobody." With
+    one player on 0 and the others on nothing, nobody has mint."""
+    game, s, rng = fresh(players=3)
+    draw_sampler(s, 0, ["      ", "      ", "RR....", "      ", "      ", "      "])
+    winners = game.score_tile_winners(s)
+    assert winners["mint"] == -1 and winners["three_or_four"] == -1
+    assert winners["raspberry"] == 0
+
+
+def test_three_or_four_tile_majority() -> None:
+    """Rulebook 000: "There is 1 Score tile that is awarded to the player who has the
+    most Box tiles that have point values of "3" and "4" in their Sampler. ... If there is
+    a tie for most, then no player is awarded the Score tile." Classic has no such tile."""
+    game, s, rng = fresh()
+    put_in_line(s, 0, 2)  # "T.RR 3"
+    set_hand(s, 0, "T1 R2")
+    box(game, s, rng, BOX + 0, 4)
+    put_in_line(s, 1, 17)  # "TNNN 5": not a 3 or 4
+    set_hand(s, 0, "T1 N3")
+    box(game, s, rng, BOX + 1, 5)
+    assert s.n34 == [1, 0]
+    assert game.score_tile_winners(s)["three_or_four"] == 0
+    s.n34[1] = 1
+    assert game.score_tile_winners(s)["three_or_four"] == -1
+    classic, cs, _ = fresh("classic")
+    assert "three_or_four" not in classic.score_tile_winners(cs)
+
+
+def test_unplaced_wilds_score_1_but_not_placed_or_locked_ones() -> None:
+    """Rulebook 000: "Add 1 point for every Wild Chocolate token that was not placed in
+    your Sampler or currently on a reserved Box tile." RULINGS: "A reserved tile still
+    unboxed at the end scores nothing, nor does its wild." """
+    game, s, rng = fresh()
+    assert game.score_breakdown(s)["wilds"] == [3, 3]
+    game.apply(s, RESERVE + 0, rng)
+    b = game.score_breakdown(s)
+    assert b["wilds"][0] == 2 and b["box_tiles"][0] == 0
+
+
+def test_tie_on_points_most_score_tiles_wins_then_shared() -> None:
+    """Rulebook 000: "In the event of a tie, the tied player with the most Score tiles
+    wins. If still tied, all tied players share the victory!" Seat 0: tiles 10 + truffle
+    3 + First 3 = 16 with 2 Score tiles; seat 1: 16 tile points and none."""
+    game, s, rng = fresh()
+    draw_sampler(s, 0, ["      ", "      ", "TT....", "      ", "      ", "      "])
+    s.points = [10, 16]
+    s.wilds = [0, 0]
+    s.first = 0
+    assert game.scores(s) == [16, 16]
+    assert game.returns(s) == [1.0, -1.0]
+    s.first = -1
+    s.points = [13, 16]
+    draw_sampler(s, 1, ["      ", "      ", "MM....", "      ", "      ", "      "])
+    assert game.scores(s) == [16, 20]
+    s.points = [17, 13]
+    assert game.scores(s) == [20, 17]
+    s.points = [13, 12]  # 16 each, one Score tile each
+    assert game.scores(s) == [16, 16]
+    assert game.returns(s) == [0.0, 0.0]
+
+
+def test_classic_score_cards_are_first_and_the_six_types() -> None:
+    """RULINGS (classic): "7 Score cards (First and the six types). No reserve, no
+    3-or-4 card." """
+    game, s, rng = fresh("classic")
+    assert [name for name, _ in game.comp.score_tiles] == [
+        "truffle",
+        "nut_cluster",
+        "raspberry",
+        "mint",
+        "blueberry",
+        "violet",
+        "first",
+    ]
+    assert game.majority_score is None
