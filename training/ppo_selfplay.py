@@ -51,7 +51,8 @@ class Args:
     learning_rate: float = 2.5e-4
     """Adam learning rate"""
     anneal_lr: bool = True
-    """anneal the learning rate linearly to 0"""
+    """anneal the learning rate linearly to 0 (over total_timesteps or max_minutes,
+    whichever ends first)"""
     gamma: float = 1.0
     """discount factor (rewards come only at the end of a game)"""
     margin_coef: float = 0.0
@@ -98,7 +99,8 @@ class Args:
     final_eval_games: int = 400
     """games per opponent in the final evaluation stored in the checkpoint"""
     save_path: str = ""
-    """final checkpoint (default: runs/<run_name>/final.safetensors)"""
+    """final checkpoint (default: runs/<run_name>/final.safetensors); the one of the last
+    periodic evaluation is runs/<run_name>/latest.safetensors"""
     resume: str = ""
     """checkpoint to continue training from (weights and step count; total_timesteps
     counts its steps too; the optimizer state and the league pool start afresh)"""
@@ -256,8 +258,11 @@ def train(args: Args, command: str = "") -> Path:
     arena: dict[str, Any] = {}
     num_updates = max(1, (args.total_timesteps - steps_done) // (n * args.num_steps))
     for update in range(1, num_updates + 1):
-        if args.anneal_lr:
-            optimizer.param_groups[0]["lr"] = args.learning_rate * (1.0 - (update - 1.0) / num_updates)
+        if args.anneal_lr:  # to 0 at the end of the step budget or of the time budget
+            done = (update - 1.0) / num_updates
+            if args.max_minutes:
+                done = max(done, (time.time() - start) / (60 * args.max_minutes))
+            optimizer.param_groups[0]["lr"] = args.learning_rate * max(0.0, 1.0 - done)
         for _ in range(args.num_steps):
             actions = np.zeros(n, dtype=np.int64)
             own = (dec.role == LEARNER) | ((dec.role == PAST) & (np.array(past_pick) < 0))
@@ -309,7 +314,7 @@ def train(args: Args, command: str = "") -> Path:
             for opp, res in arena.items():
                 stats[f"eval/win_rate_vs_{opp}"] = res["win_rate"]
                 stats[f"eval/mean_return_vs_{opp}"] = res["mean_return"]
-            save_checkpoint(save_path.with_name(save_path.stem + "_latest.safetensors"), model, checkpoint_meta(args, game, steps, arena, command))
+            save_checkpoint(f"runs/{run_name}/latest.safetensors", model, checkpoint_meta(args, game, steps, arena, command))
         if writer is not None:
             for key, value in stats.items():
                 writer.add_scalar(key, value, steps)

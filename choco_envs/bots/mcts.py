@@ -44,7 +44,8 @@ class MCTSBot(Bot):
     ``simulations``: iterations per move (None: no limit); ``seconds``: time per move
     (None: no limit); at least one must be set. ``c``: the UCB exploration constant on
     outcomes scaled to [0, 1]. ``rollout``: ``"random"`` or ``"greedy"`` (the game's
-    greedy move with probability 1 - ``epsilon``, else a random one).
+    greedy move with probability 1 - ``epsilon``, else a random one). ``margin``: weight
+    in [0, 1] of the score margin in the value of a playout (0: wins and losses only).
     """
 
     name = "mcts"
@@ -56,6 +57,7 @@ class MCTSBot(Bot):
         c: float = 0.7,
         rollout: str = "random",
         epsilon: float = 0.2,
+        margin: float = 0.0,
         seed: int | None = None,
     ) -> None:
         super().__init__(seed)
@@ -68,13 +70,16 @@ class MCTSBot(Bot):
         self.c = c
         self.rollout = rollout
         self.epsilon = epsilon
+        self.margin = margin
         self.last_iterations = 0
+        self._margin_scale, self._margins_seen = 1.0, 0
 
     def act_view(self, view: AgentView) -> int:
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
         root = _Node(-1)
+        self._margin_scale, self._margins_seen = 1.0, 0
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         limit = self.simulations if self.simulations is not None else math.inf
         done = 0
@@ -98,11 +103,29 @@ class MCTSBot(Bot):
         state = view.determinize(rng)
         path = self._select_and_expand(game, state, root)
         self._play_out(game, state)
-        outcome = game.returns(state)
+        values = self._values(game, state)
         for node in path:
             node.visits += 1
-            node.value += (outcome[node.player] + 1.0) * 0.5
+            node.value += values[node.player]
         root.visits += 1
+
+    def _values(self, game: Any, state: Any) -> list[float]:
+        """Each seat's outcome in [0, 1]: the rank-based return, blended with weight
+        ``margin`` with its score margin (own minus best other), squashed by tanh over the
+        mean absolute margin seen so far in this search."""
+        wins = [(r + 1.0) * 0.5 for r in game.returns(state)]
+        if not self.margin:
+            return wins
+        scores = game.scores(state)
+        margins = [s - max(scores[:i] + scores[i + 1 :]) for i, s in enumerate(scores)]
+        self._margins_seen += 1
+        spread = sum(abs(m) for m in margins) / len(margins)
+        self._margin_scale += (max(spread, 1.0) - self._margin_scale) / self._margins_seen
+        w = self.margin
+        return [
+            (1 - w) * v + w * 0.5 * (1.0 + math.tanh(m / self._margin_scale))
+            for v, m in zip(wins, margins, strict=True)
+        ]
 
     def _select_and_expand(self, game: Any, state: Any, root: _Node) -> list[_Node]:
         """Walk down by UCB until a new node is added (or the game ends); the path below

@@ -74,6 +74,7 @@ MCTS_OPTIONS = {
         BotOption("c", _number(float, 0.0), "UCB exploration constant (float >= 0)"),
         BotOption("rollout", _choice(ROLLOUTS), "rollout policy: random or greedy"),
         BotOption("epsilon", _number(float, 0.0, 1.0), "random-move rate of greedy rollouts"),
+        BotOption("margin", _number(float, 0.0, 1.0), "weight of the score margin in values"),
     )
 }
 

@@ -146,6 +146,7 @@ def save_checkpoint(path: str | Path, model: Any, meta: dict[str, Any]) -> Path:
     tensors = {k: v.detach().cpu().contiguous() for k, v in model.state_dict().items()}
     tmp = path.with_suffix(".tmp")
     save_file(tensors, str(tmp), metadata={METADATA_KEY: json.dumps(meta, sort_keys=True)})
+    tmp.chmod(0o644)
     tmp.replace(path)
     return path
 

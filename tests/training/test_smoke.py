@@ -51,7 +51,7 @@ def test_ppo_selfplay_trains_saves_and_logs(tmp_path: Path) -> None:
     assert set(meta["arena"]) == {"random", "greedy"} and meta["arena"]["random"]["games"] == 4
     assert meta["steps_trained"] >= 1000 and "ppo_selfplay.py" in meta["training"]["command"]
     assert list((tmp_path / "runs" / "smoke").glob("events.out.tfevents.*"))
-    assert (tmp_path / "a_latest.safetensors").is_file()  # periodic evaluation checkpoint
+    assert (tmp_path / "runs" / "smoke" / "latest.safetensors").is_file()  # periodic eval
 
 
 def test_resume_and_worker_processes_with_three_players(tmp_path: Path) -> None:

@@ -23,7 +23,9 @@ def tier_bot(tier: int) -> Policy:
     return lambda game, s, rng: greedy_action(game, s, rng, tier=tier)
 
 
-def match(game: ChocolateFactoryGame, policies: list[Policy], games: int, seed: int = 0):
+def match(
+    game: ChocolateFactoryGame, policies: list[Policy], games: int, seed: int = 0
+) -> tuple[list[float], list[float]]:
     """Mean return and mean score of each policy, seats rotated every game."""
     rng = random.Random(seed)
     n = len(policies)
@@ -41,11 +43,13 @@ def match(game: ChocolateFactoryGame, policies: list[Policy], games: int, seed: 
     return returns, scores
 
 
-def points_per_pick(game: ChocolateFactoryGame, games: int, seed: int = 1) -> dict[int, tuple]:
+def points_per_pick(
+    game: ChocolateFactoryGame, games: int, seed: int = 1
+) -> dict[int, tuple[float, ...]]:
     """Free greedy self-play: per tier, (bars, picks spent per bar, points per bar with
     refinements, points per pick). Picks at a station are counted until it finishes."""
     rng = random.Random(seed)
-    totals = {t: [0, 0, 0] for t in range(3)}
+    totals: dict[int, list[float]] = {t: [0, 0, 0] for t in range(3)}
     for _ in range(games):
         s = game.new_state(rng)
         spent = [0] * (4 * game.num_players)

@@ -69,7 +69,17 @@ SPEC = GameSpec(
 
 
 class FactoryState:
-    """Plain lists and ints; per-station data flat, index ``player * 4 + station``."""
+    """Plain lists and ints; per-station data flat, index ``k = player * 4 + station``.
+
+    ``dice``: counts per face of the dice left in the roll (quantity 0..5, ingredient
+    6..11, machine 12..17, special 18..23). ``variety[k]`` (-1 while free), ``missing[k *
+    6 + i]`` amount of ingredient i still missing, ``placed[k]`` bitmask of machines
+    placed, ``special[k]`` 0/1. Per player: ``apps``, score parts, ``finished`` varieties,
+    bars in ``storage``, ``masters`` hired. Per package slot: ``pkg_variety`` (EMPTY,
+    CLOSED or a variety), ``pkg_fill``, ``pkg_owners[slot * n + player]``. ``time_left``:
+    rolls after the current one. ``pending_*`` and ``resume_pick`` carry a finished bar
+    through the pack and choose steps.
+    """
 
     __slots__ = (
         "roller", "pick_index", "phase", "time_left", "dice", "variety", "missing",
@@ -191,7 +201,8 @@ class ChocolateFactoryGame(Game[FactoryState]):
         return s
 
     def _roll(self, s: FactoryState, rng: random.Random) -> None:
-        """Roll every die anew (a fresh roll costs time; a reroll does not: callers)."""
+        """Roll every die anew with ``rng``. Shift time is counted by the caller: a new
+        roll costs one unit, a reroll none."""
         d = [0] * 24
         rand = rng.random
         for _ in range(self.num_players):
@@ -362,7 +373,7 @@ class ChocolateFactoryGame(Game[FactoryState]):
         p = self.current_player(s)
         if s.phase == PACK_BAR:
             self._pack(s, p, a - PACK)
-            self._after_pack(s, p)
+            self._after_pack(s)
         elif s.phase == CHOOSE_VARIETY:
             self._choose(s, p, a - CHOOSE, rng)
         elif a == PASS:
@@ -433,7 +444,7 @@ class ChocolateFactoryGame(Game[FactoryState]):
             self._pack(s, p, options[0])
         else:
             s.storage[p] += 1
-        self._after_pack(s, p)
+        self._after_pack(s)
 
     def _pack(self, s: FactoryState, p: int, slot: int) -> None:
         n = self.num_players
@@ -455,7 +466,7 @@ class ChocolateFactoryGame(Game[FactoryState]):
         else:
             s.pkg_variety[slot] = CLOSED
 
-    def _after_pack(self, s: FactoryState, p: int) -> None:
+    def _after_pack(self, s: FactoryState) -> None:
         if s.supply_left == 0 and all(v == CLOSED for v in s.pkg_variety):
             s.phase = OVER  # every package is full: the game ends at once
             return
@@ -518,19 +529,20 @@ class ChocolateFactoryGame(Game[FactoryState]):
             f"player_{s.roller}, to act: player_{self.current_player(s)}, shift time left "
             f"{s.time_left} rolls",
             "dice: quantity "
-            + " ".join(f"{cp.QUANTITY_FACES[q]}x{d[q]}" for q in range(6) if d[q])
+            + " ".join(f"{cp.QUANTITY_FACES[q]}(x{d[q]})" for q in range(6) if d[q])
             + " | ingredient "
-            + " ".join(f"{cp.INGREDIENTS[i]}x{d[DI + i]}" for i in range(6) if d[DI + i])
+            + " ".join(f"{cp.INGREDIENTS[i]}(x{d[DI + i]})" for i in range(6) if d[DI + i])
             + " | machine "
-            + " ".join(f"{cp.MACHINES[m]}x{d[DM + m]}" for m in range(6) if d[DM + m])
+            + " ".join(f"{cp.MACHINES[m]}(x{d[DM + m]})" for m in range(6) if d[DM + m])
             + " | special "
-            + " ".join(f"{cp.SPECIALS[x]}x{d[DS + x]}" for x in range(6) if d[DS + x]),
+            + " ".join(f"{cp.SPECIALS[x]}(x{d[DS + x]})" for x in range(6) if d[DS + x]),
         ]
         for p in range(n):
             score = self.scores(s)[p]
             lines.append(
                 f"player_{p}: {score:g} points, {s.finished[p]} finished, applications "
-                f"{s.apps[p]}/{self.max_apps}, storage {s.storage[p]}"
+                f"{s.apps[p]}/{self.max_apps}, masters hired {s.masters[p]}, storage "
+                f"{s.storage[p]}"
             )
             for st in range(STATIONS):
                 lines.append("  " + self._station_text(s, p * 4 + st, st))

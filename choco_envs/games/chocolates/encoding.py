@@ -17,6 +17,7 @@ ones and the pile order are unknown to everyone).
 
 from __future__ import annotations
 
+from itertools import compress
 from operator import mul
 from typing import TYPE_CHECKING
 
@@ -62,9 +63,9 @@ def flat_layout(num_players: int) -> Layout:
     lay.add("grid", GRID_CELLS * CELL_FEATURES, f"16 grid cells row-major x 10: {cell}")
     lay.add("beside", 5 * CELL_FEATURES, f"the 5 chocolates next to the grid x 10: {cell}")
     lay.add("display_cards", DISPLAY_SIZE * NUM_CARDS, "3 display slots x card id one-hot (29)")
+    lay.add("seat_cards", n * NUM_CARDS * 2, "per seat (own first) x card x (true up, false up)")
     lay.add("display_points", DISPLAY_SIZE * 2, "3 slots x (true points, false points) / 10")
     lay.add("display_nougats", DISPLAY_SIZE, "nougat cubes on each display card / 24")
-    lay.add("seat_cards", n * NUM_CARDS * 2, "per seat (own first) x card x (true up, false up)")
     lay.add("seat_card_count", n, "cards held per seat / card limit")
     lay.add("seat_nougats", n, "nougat cubes per seat / 24")
     lay.add("acting_seat", n, "one-hot of the seat to act (relative)")
@@ -84,36 +85,40 @@ def flat_layout(num_players: int) -> Layout:
 
 
 class ChocolatesEncoders:
-    """Precomputed index tables and the two fill functions."""
+    """Precomputed index tables and the two fill functions.
+
+    The flat layout puts every one-hot field first (``grid`` .. ``seat_cards``) and every
+    other value after them (``display_points`` .. ``final_turns_left``), so that a fill is
+    two numpy writes: ``put`` of the one-hot indices and one slice of values.
+    """
 
     def __init__(self, game: ChocolatesGame) -> None:
         self.n = n = game.num_players
-        self.limit = game.card_limit
         self.layout = lay = flat_layout(n)
         self.size = lay.size
         grid0 = lay["grid"].start
-        # hot[pos][kind] = the three indices set to 1 for a face-up chocolate
+        # hot[pos * 18 + kind] = the three indices set to 1 for a face-up chocolate
         self.hot = [
-            [
-                (
-                    grid0 + pos * CELL_FEATURES + kind // NUM_SHAPES,
-                    grid0 + pos * CELL_FEATURES + NUM_TYPES + kind % NUM_SHAPES,
-                    grid0 + pos * CELL_FEATURES + CELL_FEATURES - 1,
-                )
-                for kind in range(NUM_KINDS)
-            ]
+            (
+                grid0 + pos * CELL_FEATURES + kind // NUM_SHAPES,
+                grid0 + pos * CELL_FEATURES + NUM_TYPES + kind % NUM_SHAPES,
+                grid0 + pos * CELL_FEATURES + CELL_FEATURES - 1,
+            )
             for pos in range(NUM_CHOCOLATES)
+            for kind in range(NUM_KINDS)
         ]
-        self.display0 = lay["display_cards"].start
-        self.points0 = lay["display_points"].start
-        self.card_points = [(c.true_points / 10.0, c.false_points / 10.0) for c in PREDICTION_CARDS]
+        self.positions = range(NUM_CHOCOLATES)
+        display0 = lay["display_cards"].start
+        self.display_starts = tuple(display0 + slot * NUM_CARDS for slot in range(DISPLAY_SIZE))
+        # card_points[-1] (an empty slot) is the appended (0, 0)
+        self.card_points = [(c.true_points / 10, c.false_points / 10) for c in PREDICTION_CARDS]
+        self.card_points.append((0.0, 0.0))
         self.seat_cards0 = lay["seat_cards"].start
-        self.count0 = lay["seat_card_count"].start
+        self.values0 = lay["display_points"].start
+        if lay["seat_cards"].stop != self.values0 or lay["final_turns_left"].stop != lay.size:
+            raise AssertionError("flat layout: one-hot fields first, then the values")
         self.inv_limit = 1.0 / game.card_limit
         self.inv_others = 1.0 / (n - 1)
-        # the fill writes these runs in one go: check they are contiguous and in order
-        assert lay["display_nougats"].start == self.points0 + 2 * DISPLAY_SIZE
-        assert lay["final_turns_left"].stop == lay.size
         totals = [0] * NUM_KINDS
         for kind in game.chocolates:
             totals[kind] += 1
@@ -129,25 +134,20 @@ class ChocolatesEncoders:
 
     # ------------------------------------------------------------------ flat
     def fill_flat(self, s: ChocolatesState, player: int, out: np.ndarray) -> None:
-        """Write the ``flat`` observation of ``player`` into the zeroed ``out``.
-
-        Three numpy writes: the one-hot entries by index, then the two contiguous runs of
-        other values (display points and nougats; everything from ``seat_card_count`` on).
-        """
+        """Write the ``flat`` observation of ``player`` into the zeroed ``out``."""
         ones: list[int] = []
         unseen = self.kind_totals[:]
-        for revealed, kind, hot in zip(s.revealed, s.layout, self.hot, strict=True):
-            if revealed:
-                ones += hot[kind]
-                unseen[kind] -= 1
-        display_values: list[float] = [0.0] * (3 * DISPLAY_SIZE)
-        for slot, card in enumerate(s.display):
+        hot, layout = self.hot, s.layout
+        for pos in compress(self.positions, s.revealed):
+            kind = layout[pos]
+            ones += hot[pos * NUM_KINDS + kind]
+            unseen[kind] -= 1
+        d0, d1, d2 = s.display
+        for slot_start, card in zip(self.display_starts, s.display, strict=True):
             if card >= 0:
-                ones.append(self.display0 + slot * NUM_CARDS + card)
-                display_values[2 * slot : 2 * slot + 2] = self.card_points[card]
-            display_values[2 * DISPLAY_SIZE + slot] = s.display_nougats[slot] * INV_SUPPLY
+                ones.append(slot_start + card)
         n = self.n
-        seats = [(player + rel) % n for rel in range(n)]
+        seats = [(player + rel) % n for rel in range(n)] if player else range(n)
         base = self.seat_cards0
         for seat in seats:
             ones += [base + code for code in s.cards[seat]]
@@ -155,23 +155,29 @@ class ChocolatesEncoders:
         acting = [0.0] * n
         if s.current >= 0:
             acting[(s.current - player) % n] = 1.0
+        points = self.card_points
         triggered = s.final_turns >= 0
-        tail = (
-            [len(s.cards[p]) * self.inv_limit for p in seats]
-            + [s.nougats[p] * INV_SUPPLY for p in seats]
-            + acting
-            + [s.supply * INV_SUPPLY, len(s.pile) * INV_PILE]
-            + list(map(mul, unseen, self.inv_kind))
-            + [
-                s.grid_hidden * INV_GRID,
-                float(s.took_card),
-                float(triggered),
-                s.final_turns * self.inv_others if triggered else 0.0,
-            ]
-        )
-        out[ones] = 1.0
-        out[self.points0 : self.points0 + 3 * DISPLAY_SIZE] = display_values
-        out[self.count0 :] = tail
+        n0, n1, n2 = s.display_nougats
+        values = [
+            *points[d0],
+            *points[d1],
+            *points[d2],
+            n0 * INV_SUPPLY,
+            n1 * INV_SUPPLY,
+            n2 * INV_SUPPLY,
+            *[len(s.cards[p]) * self.inv_limit for p in seats],
+            *[s.nougats[p] * INV_SUPPLY for p in seats],
+            *acting,
+            s.supply * INV_SUPPLY,
+            len(s.pile) * INV_PILE,
+            *map(mul, unseen, self.inv_kind),
+            s.grid_hidden * INV_GRID,
+            float(s.took_card),
+            float(triggered),
+            s.final_turns * self.inv_others if triggered else 0.0,
+        ]
+        out.put(ones, 1.0)
+        out[self.values0 :] = values
 
     # ------------------------------------------------------------------ planes
     def planes_layout(self) -> Layout:

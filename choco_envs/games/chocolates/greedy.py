@@ -6,8 +6,11 @@ the sampled face-down chocolates):
 
 * **Take**: estimate, over a few determinizations, the chance ``p`` that each display
   card is true; the expected value of the true side is ``T (2p - 1)``, of the false side
-  ``F (1 - 2p)``. Add the nougats on the card. Take the best card and side if that is
-  positive; otherwise take nothing (taking is optional).
+  ``F (1 - 2p)``. Add the nougats on the card. Take the best card and side whose side is
+  right in at least ``MIN_CONFIDENCE`` of the samples and whose value is positive, unless
+  it would fill the last card place (triggering the end) while not ahead; otherwise take
+  nothing (taking is optional). Waiting for near-certain cards keeps the variance low,
+  which is what beats a random player.
 * **Reveal**: the chocolates are fixed from the start, so a reveal changes no prediction;
   it only informs everyone and brings the end nearer. When ahead in expectation (nougats
   plus the expected points of the cards held) it reveals a random grid chocolate,
@@ -19,14 +22,7 @@ from __future__ import annotations
 
 from choco_envs.core.game import Rng
 from choco_envs.games.chocolates.components import GRID_CELLS, NUM_CHOCOLATES, PREDICTION_CARDS
-from choco_envs.games.chocolates.predictions import (
-    CORNERS,
-    LEFT,
-    MAIN_DIAGONALS,
-    OUTER,
-    RIGHT,
-    evaluate_all,
-)
+from choco_envs.games.chocolates.predictions import evaluate_all
 from choco_envs.games.chocolates.rules import REVEAL_BASE, ChocolatesGame, ChocolatesState
 
 SAMPLES = 24
@@ -99,39 +95,6 @@ def ends_behind(
     gain = side_value(card, side, truth[card]) + state.display_nougats[slot]
     others = [expected_score(state, p, truth) for p in range(game.num_players) if p != seat]
     return expected_score(state, seat, truth) + gain <= max(others)
-
-
-def card_regions() -> list[tuple[int, ...]]:
-    """The positions each card's prediction depends on (the white area of its grid)."""
-    grid = tuple(range(GRID_CELLS))
-    regions = [grid] * len(PREDICTION_CARDS)
-    for card in (3, 4, 5, 6):
-        regions[card] = OUTER
-    regions[11] = LEFT
-    regions[12] = RIGHT
-    regions[24] = MAIN_DIAGONALS[0] + MAIN_DIAGONALS[1]
-    for card in (25, 26, 27):
-        regions[card] = CORNERS
-    regions[28] = tuple(range(GRID_CELLS, NUM_CHOCOLATES))
-    return regions
-
-
-REGIONS = card_regions()
-
-
-def information_value(state: ChocolatesState, truth: list[float]) -> list[float]:
-    """For each position, how much revealing it may settle the display cards: the sum
-    over display cards whose area holds it of points x p(1-p) / area size."""
-    value = [0.0] * NUM_CHOCOLATES
-    for card in state.display:
-        if card < 0:
-            continue
-        c = PREDICTION_CARDS[card]
-        weight = max(c.true_points, c.false_points) * truth[card] * (1 - truth[card])
-        region = REGIONS[card]
-        for pos in region:
-            value[pos] += weight / len(region)
-    return value
 
 
 def choose_reveal(

@@ -10,6 +10,7 @@ seat.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import not_
 from typing import Any
 
 import numpy as np
@@ -22,11 +23,8 @@ from choco_envs.games.chocolates.components import (
     NOUGAT_SUPPLY,
     NUM_CARDS,
     NUM_CHOCOLATES,
-    NUM_KINDS,
     NUM_SHAPES,
     PREDICTION_CARDS,
-    SHAPES,
-    TYPES,
     check_components_option,
     kind_name,
     load_components,
@@ -158,7 +156,8 @@ class ChocolatesGame(Game[ChocolatesState]):
         # every turn reveals one chocolate; the 16th grid reveal ends it, so at most 21
         # turns; every take is a step too and nobody holds more than the card limit
         self.max_steps = NUM_CHOCOLATES + min(NUM_CHOCOLATES, self.num_players * self.card_limit)
-        self._no_actions = np.zeros(NUM_ACTIONS, dtype=bool)
+        # mask bytes of the two take actions of a display slot, by card id (-1: empty slot)
+        self._take_template = [b"\x01\x01"] * NUM_CARDS + [b"\x00\x00"]
         self.encoders = build_encoders(self)
 
     # ------------------------------------------------------------------ setup
@@ -196,10 +195,17 @@ class ChocolatesGame(Game[ChocolatesState]):
         return actions
 
     def legal_mask(self, s: ChocolatesState) -> np.ndarray:
-        mask = self._no_actions.copy()
-        if not s.over:
-            mask[self.legal_actions(s)] = True
-        return mask
+        """Built as bytes (one per action) and viewed as a bool array, without a copy."""
+        if s.over:
+            return np.zeros(NUM_ACTIONS, dtype=bool)
+        if self.can_take(s):
+            take = self._take_template
+            d0, d1, d2 = s.display
+            mask = bytearray(take[d0] + take[d1] + take[d2])
+        else:
+            mask = bytearray(NUM_TAKE_ACTIONS)
+        mask += bytes(map(not_, s.revealed))
+        return np.frombuffer(mask, dtype=bool)
 
     # ------------------------------------------------------------------ apply
     def apply(self, s: ChocolatesState, action: int, rng: Rng) -> None:
@@ -299,10 +305,13 @@ class ChocolatesGame(Game[ChocolatesState]):
             raise ValueError(f"player {player!r} is not a seat; allowed: 0..{self.num_players - 1}")
         new = s.copy()
         hidden = [pos for pos in range(NUM_CHOCOLATES) if not s.revealed[pos]]
-        kinds = [s.layout[pos] for pos in hidden]
+        # sorted first, so that the sample depends only on what is public (which kinds
+        # and cards are still unseen) and on rng, never on their true order
+        kinds = sorted(s.layout[pos] for pos in hidden)
         rng.shuffle(kinds)
         for pos, kind in zip(hidden, kinds, strict=True):
             new.layout[pos] = kind
+        new.pile.sort()
         rng.shuffle(new.pile)
         return new
 
@@ -388,9 +397,6 @@ def parse_kind(cell: str) -> int:
 __all__ = [
     "CARD_LIMIT",
     "NUM_ACTIONS",
-    "NUM_KINDS",
-    "SHAPES",
-    "TYPES",
     "ChocolatesGame",
     "ChocolatesState",
     "kind_code",

@@ -87,6 +87,9 @@ class ChocolatiersObserver:
         self.score_max = self.points_max + sum(v for _, v in comp.score_tiles) + 3
         self.layout = self._scalar_layout()
         self.num_scalars = self.layout.size
+        self.scale = self._scalar_scale()
+        assert len(self.scale) == self.num_scalars
+        self._planes_cache: dict[int, tuple[list[int], np.ndarray]] = {}
         self.num_tile_rows = 6 + (self.n if self.standard else 0)
 
     def _scalar_layout(self) -> Layout:
@@ -97,7 +100,7 @@ class ChocolatiersObserver:
                 f"cards_{k}", NT, f"{who}: cards by type (others: publicly known), / max per type"
             )
             lay.add(f"unknown_{k}", 1, f"{who}: dealt cards not yet seen by the table, / 3")
-            lay.add(f"hand_size_{k}", 1, f"{who}: cards in hand, / max per type")
+            lay.add(f"hand_size_{k}", 1, f"{who}: cards in hand, / 8")
             lay.add(f"wilds_{k}", 1, f"{who}: wilds in supply (not placed, not locked), / 3")
             lay.add(f"tiles_{k}", 1, f"{who}: box tiles in the Sampler, / 6")
             lay.add(f"tile_points_{k}", 1, f"{who}: points of the boxed tiles, / 48")
@@ -119,44 +122,51 @@ class ChocolatiersObserver:
         lay.add("end_triggered", 1, "someone has placed a 6th tile")
         return lay
 
-    def scalars(self, s: State, player: int) -> list[float]:
-        n, inv = self.n, 1.0 / self.per_type
+    def _scalar_scale(self) -> np.ndarray:
+        """What each raw scalar is divided by (in the order of ``raw_scalars``)."""
+        per_type = self.per_type
+        seat = [per_type] * NT + [3.0, 8.0, 3.0, 6.0, self.points_max, 6.0, 1.0]
+        seat += [36.0] * NT + [self.score_max]
+        rest = [per_type] * NT + [self.cards] + [per_type] * NT
+        rest += [self.stack_max] * (1 if self.standard else 5)
+        rest += [1.0] * PHASES + [2.0, 2.0] + [4.0] * NT + [1.0] * NT + [ROUND_CAP, 1.0]
+        return 1.0 / np.asarray(seat * self.n + rest, dtype=np.float32)
+
+    def raw_scalars(self, s: State, player: int) -> list[float]:
+        """The scalar features before scaling, own seat first."""
+        n = self.n
         out: list[float] = []
         totals = self.game.provisional_scores(s)
-        hand, known, groups = s.hand, s.known, s.groups
+        hand, known, groups, first = s.hand, s.known, s.groups, s.first
         for k in range(n):
             q = (player + k) % n
             b = q * NT
-            cards = hand[b : b + NT] if k == 0 else known[b : b + NT]
-            out += [c * inv for c in cards]
-            out += (
-                s.unknown[q] / 3.0,
-                sum(hand[b : b + NT]) * inv,
-                s.wilds[q] / 3.0,
-                s.ntiles[q] / 6.0,
-                s.points[q] / self.points_max,
-                s.n34[q] / 6.0,
-                1.0 if s.first == q else 0.0,
-            )
-            out += [g / 36.0 for g in groups[b : b + NT]]
-            out.append(totals[q] / self.score_max)
-        out += [c * inv for c in s.tray]
-        out.append(len(s.deck) / self.cards)
-        out += [c * inv for c in s.discard]
-        out += [len(st) / self.stack_max for st in s.stacks]
-        phase = [0.0] * PHASES
-        phase[s.phase] = 1.0
+            cards = hand[b : b + NT]
+            out += cards if k == 0 else known[b : b + NT]
+            out += (s.unknown[q], sum(cards), s.wilds[q], s.ntiles[q], s.points[q], s.n34[q])
+            out.append(first == q)
+            out += groups[b : b + NT]
+            out.append(totals[q])
+        out += s.tray
+        out.append(len(s.deck))
+        out += s.discard
+        out += [len(st) for st in s.stacks]
+        phase = [0] * PHASES
+        phase[s.phase] = 1
         out += phase
-        out += (s.actions_left / 2.0, s.takes_left / 2.0)
-        out += [c / 4.0 for c in s.to_pay]
-        paying = [0.0] * NT
+        out += (s.actions_left, s.takes_left)
+        out += s.to_pay
+        paying = [0] * NT
         for t in range(NT):
             if s.to_pay[t]:
-                paying[t] = 1.0
+                paying[t] = 1
                 break
         out += paying
-        out += ((s.turn // n) / ROUND_CAP, 1.0 if s.first >= 0 else 0.0)
+        out += (s.turn // n, first >= 0)
         return out
+
+    def scalars(self, s: State, player: int) -> np.ndarray:
+        return np.asarray(self.raw_scalars(s, player), dtype=np.float32) * self.scale
 
     def tile_rows(self, s: State, player: int) -> list[int]:
         """Tile ids (or -1) of the display, the tile being boxed, then (standard) each
@@ -167,11 +177,17 @@ class ChocolatiersObserver:
         return rows
 
     def sampler_planes(self, s: State, player: int) -> np.ndarray:
-        """(n * 8, 36): per seat in relative order, planes of its 6x6 grid."""
+        """(n * 8, 36): per seat in relative order, planes of its 6x6 grid. The last
+        result per observer is kept, as Samplers change only a few times a game."""
+        hit = self._planes_cache.get(player)
+        if hit is not None and hit[0] == s.cells:
+            return hit[1]
         cut = player * 36
         cells = np.asarray(s.cells[cut:] + s.cells[:cut], dtype=np.intp) + 2
         planes = self.cells[cells].reshape(self.n, 36, SAMPLER_PLANES).transpose(0, 2, 1)
-        return planes.reshape(self.n * SAMPLER_PLANES, 36)
+        planes = planes.reshape(self.n * SAMPLER_PLANES, 36)
+        self._planes_cache[player] = (s.cells[:], planes)
+        return planes
 
 
 def _classic_stack(n: int) -> int:

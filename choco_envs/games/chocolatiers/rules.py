@@ -769,6 +769,8 @@ class ChocolatiersGame(Game[State]):
         where = "chocolatiers state"
         if require(d, "edition", str, where) != self.edition:
             raise RecordError(f"{where}: edition {d['edition']!r} is not {self.edition!r}")
+        if d.get("components", components_to_dict(self.comp)) != components_to_dict(self.comp):
+            raise RecordError(f"{where}: the record was played with other component data")
         n = self.num_players
         s = State.__new__(State)
         sizes = {

@@ -28,9 +28,10 @@ def test_observation_is_relative_to_the_observer() -> None:
     obs = game.observe(s, 1)
     block = station_block(game, obs, 0, 2)
     assert block[V["gold_bar"]] == 1 and block[:9].sum() == 1
-    assert block[9 + 3] == pytest.approx(1 / 6)  # nuts missing 1
-    assert list(block[15:21]) == [1, 1, 1, 1, 1, 0]  # machines needed
-    assert list(block[21:27]) == [0, 1, 0, 0, 0, 0] and block[27] == 1
+    assert list(block[9:15]) == [1, 1, 1, 1, 1, 0]  # machines needed
+    assert list(block[15:21]) == [0, 1, 0, 0, 0, 0] and block[21] == 1  # placed, special
+    assert block[22 + 3] == pytest.approx(1 / 6)  # nuts missing 1
+    assert block[22 + 0] == pytest.approx(3 / 6)  # cocoa: the whole recipe
     from_0 = game.observe(s, 0)
     assert np.array_equal(station_block(game, from_0, 1, 2), block)
     lay = game.encoders["flat"].layout
@@ -115,3 +116,66 @@ def test_text_render_names_everything() -> None:
     text = game.state_to_string(s, None)
     assert "shift time left 47" in text and "player_1" in text and "package 3: empty" in text
     assert game.state_to_string(s, 0) == text  # everything is public
+
+
+def reference_observation(game: ChocolateFactoryGame, s, player: int) -> np.ndarray:
+    """The flat observation written field by field from the layout's meanings."""
+    n, lay = game.num_players, game.encoders["flat"].layout
+    out = np.zeros(lay.size, dtype=np.float32)
+    out[lay["dice_quantity"]] = [c / n for c in s.dice[0:6]]
+    out[lay["dice_ingredient"]] = [c / n for c in s.dice[6:12]]
+    out[lay["dice_machine"]] = [c / game.special_dice for c in s.dice[12:18]]
+    out[lay["dice_special"]] = [c / game.special_dice for c in s.dice[18:24]]
+    for r in range(n):
+        p = (player + r) % n
+        block = []
+        for k in range(p * 4, p * 4 + 4):
+            v = s.variety[k]
+            needed = game.machine_mask[v] if v >= 0 else 0
+            block += [float(v == w) for w in range(9)]
+            block += [float(needed >> i & 1) for i in range(6)]
+            block += [float(s.placed[k] >> i & 1) for i in range(6)]
+            block += [float(s.special[k])]
+            block += [m / 6 for m in s.missing[k * 6 : k * 6 + 6]]
+        out[lay[f"p{r}_stations"]] = block
+        out[lay[f"p{r}_status"]] = [
+            s.apps[p] / game.max_apps,
+            float(s.apps[p] == game.max_apps),
+            min(game.scores(s)[p] / 200, 1),
+            s.finished[p] / 40,
+            s.storage[p] / 40,
+        ]
+    packages = []
+    for k in range(game.slots):
+        pv = s.pkg_variety[k]
+        packages += [float(pv == w) for w in range(9)] + [s.pkg_fill[k] / 4, float(pv != -2)]
+        packages += [s.pkg_owners[k * n + (player + r) % n] / 4 for r in range(n)]
+    out[lay["packages"]] = packages
+    out[lay["supply"]] = s.supply_left / game.package_total
+    out[lay["shift_time"]] = s.time_left / game.total_rolls
+    if not game.is_over(s):
+        out[lay["to_act"].start + (game.current_player(s) - player) % n] = 1
+        out[lay["phase"].start + s.phase] = 1
+        out[lay["reroll_open"]] = float(s.pick_index == 0)
+    out[lay["roller"].start + (s.roller - player) % n] = 1
+    if s.pending_variety >= 0:
+        out[lay["pending_bar"].start + s.pending_variety] = 1
+        out[lay["pending_station"].start + s.pending_station] = 1
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_observation_matches_the_layout_meanings(players: int) -> None:
+    """Every field of the flat observation holds what its layout row says, for every seat,
+    through whole random games (packages, storage and finished stations included)."""
+    game = ChocolateFactoryGame(num_players=players)
+    rng = random.Random(players)
+    for _ in range(3):
+        s = game.new_state(rng)
+        while True:
+            for p in range(players):
+                assert np.allclose(game.observe(s, p), reference_observation(game, s, p))
+            if game.is_over(s):
+                break
+            acts = game.legal_actions(s)
+            game.apply(s, acts[int(rng.random() * len(acts))], rng)

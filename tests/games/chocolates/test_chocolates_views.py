@@ -182,3 +182,15 @@ def test_env_plays_a_seeded_game_to_the_end() -> None:
     assert raw.game.is_over(raw.state_)
     assert [final[f"player_{i}"] for i in range(3)] == raw.game.returns(raw.state_)
     assert "game over" in raw.render()
+
+
+def test_determinize_depends_only_on_what_is_public() -> None:
+    """Two states that differ only in what nobody can see give the same sample for the
+    same rng, so a search or bot cannot learn the truth from the sample."""
+    game = ChocolatesGame(num_players=2)
+    s = midgame(game)
+    lookalike = game.determinize(s, 0, random.Random(1))
+    assert lookalike != s
+    a = game.determinize(s, 0, random.Random(2))
+    b = game.determinize(lookalike, 0, random.Random(2))
+    assert a == b

@@ -1,0 +1,54 @@
+"""Print the markdown table of checkpoints/README.md from the shipped checkpoints'
+metadata (no torch needed).
+
+    python training/checkpoint_table.py            # every checkpoints/*/*.safetensors
+    python training/checkpoint_table.py PATH ...   # these checkpoints
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from choco_envs.policy.checkpoint import read_metadata
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _rate(arena: dict, opponent: str) -> str:
+    result = arena.get(opponent)
+    if not result:
+        return "-"
+    return f"{result['win_rate']:.1%} ({int(result['games'])} games)"
+
+
+def row(path: Path) -> str:
+    meta = read_metadata(path)
+    options = ", ".join(f"{k}={v}" for k, v in meta["options"].items() if k != "components")
+    size = path.stat().st_size / 1e6
+    training = meta.get("training", {})
+    minutes = training.get("minutes", "?")
+    arena = meta.get("arena", {})
+    mcts = next((k for k in arena if k.startswith("mcts")), None)
+    shown = path.relative_to(REPO) if path.is_relative_to(REPO) else path
+    return (
+        f"| `{shown}` | {meta['env_id']} v{meta['version']} | {options} | "
+        f"{_rate(arena, 'random')} | {_rate(arena, 'greedy')} | "
+        f"{_rate(arena, mcts) + f' `{mcts}`' if mcts else '-'} | "
+        f"{meta['steps_trained']:,} steps, {minutes} min | {size:.2f} MB | "
+        f"`{training.get('command', '?')}` |"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    paths = [Path(p) for p in argv] or sorted((REPO / "checkpoints").glob("*/*.safetensors"))
+    print("| checkpoint | env | options | vs random | vs greedy | vs MCTS | trained | size | command |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for path in paths:
+        print(row(path.resolve()))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
