@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Union
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -30,7 +30,7 @@ import numpy as np
 from choco_envs.bots.base import Bot
 from choco_envs.core.errors import ConfigError
 
-Opponent = Union[str, Bot, Callable[[Any], int]]
+Opponent = str | Bot | Callable[[Any], int]
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -50,7 +50,9 @@ class SingleAgentEnv(gymnasium.Env):
         from choco_envs.registry import make_raw
 
         if "illegal_action" in options:
-            raise ConfigError("SingleAgentEnv handles illegal actions itself; drop option illegal_action")
+            raise ConfigError(
+                "SingleAgentEnv handles illegal actions itself; drop option illegal_action"
+            )
         self.env_id = env_id
         self.aec = make_raw(env_id, illegal_action="raise", render_mode=render_mode, **options)
         self.render_mode = render_mode
@@ -63,9 +65,13 @@ class SingleAgentEnv(gymnasium.Env):
             )
         self.learner_seat_option = learner_seat
         self.illegal_penalty = float(illegal_penalty)
-        choices = list(opponents) if isinstance(opponents, (list, tuple)) else [opponents]
+        choices: list[Any] = (
+            list(opponents) if isinstance(opponents, (list, tuple)) else [opponents]
+        )
         if not choices:
-            raise ConfigError("opponents is an empty list; give at least one bot spec, Bot or callable")
+            raise ConfigError(
+                "opponents is an empty list; give at least one bot spec, Bot or callable"
+            )
         self._players = [self._player(o) for o in choices]
         agent = self.aec.possible_agents[0]
         self.observation_space = self.aec.observation_space(agent)["observation"]
@@ -131,7 +137,7 @@ class SingleAgentEnv(gymnasium.Env):
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions (all False once the episode is over)."""
         if self._done:
-            return np.zeros(self.action_space.n, dtype=bool)
+            return np.zeros(self.aec.game.num_actions, dtype=bool)
         return self.aec.legal_mask().copy()
 
     def render(self) -> str | None:

@@ -3,7 +3,9 @@ MaskablePPO through SingleAgentEnv, on the same env and machine, in one run.
 
     python training/bench_ppo.py --env-id chocolates_v0 --steps 100000
 
-Both collect and learn (the same MLP sizes, 4 epochs of 4 minibatches per rollout).
+Both collect and learn (the same MLP sizes, 2048 learner steps per rollout, 4 epochs of
+4 minibatches). Timed: self-play's whole ``train`` call (env and network setup included),
+MaskablePPO's ``learn`` call; module imports are done before, for both.
 Env steps count every action applied to a game, whoever took it (the learner's or a
 bot's); learner steps count the decisions trained on. Self-play runs pure self-play (every
 seat is the learner); MaskablePPO plays against random bots (the cheapest opponent).
@@ -34,9 +36,18 @@ def _load(name: str) -> Any:
 def bench_selfplay(env_id: str, steps: int, num_envs: int, tmp: Path) -> dict[str, float]:
     ppo = _load("ppo_selfplay")
     args = ppo.Args(
-        env_id=env_id, total_timesteps=steps, num_envs=num_envs, num_steps=32,
-        league_self_play=1.0, league_past=0.0, league_bots={}, eval_every=0,
-        final_eval_games=0, track=False, progress=False, save_path=str(tmp / "bench.safetensors"),
+        env_id=env_id,
+        total_timesteps=steps,
+        num_envs=num_envs,
+        num_steps=32,
+        league_self_play=1.0,
+        league_past=0.0,
+        league_bots={},
+        eval_every=0,
+        final_eval_games=0,
+        track=False,
+        progress=False,
+        save_path=str(tmp / "bench.safetensors"),
     )
     start = time.perf_counter()
     path = ppo.train(args, command="bench")
@@ -47,12 +58,31 @@ def bench_selfplay(env_id: str, steps: int, num_envs: int, tmp: Path) -> dict[st
     return {"env_steps": env_steps, "learner_steps": env_steps, "seconds": elapsed}
 
 
-def bench_sb3(env_id: str, steps: int, num_envs: int) -> dict[str, float]:
+def bench_sb3(env_id: str, steps: int, num_envs: int, defaults: bool) -> dict[str, float]:
     sb3 = _load("sb3_maskable_ppo")
-    args = sb3.Args(env_id=env_id, opponents=["random"], total_timesteps=steps, num_envs=num_envs,
-                    n_steps=max(32, 2048 // num_envs), eval_games=0)
-    start = time.perf_counter()
+    if defaults:  # MaskablePPO's own defaults: 2048 steps, minibatches of 64, 10 epochs, 64x64
+        args = sb3.Args(
+            env_id=env_id,
+            opponents=["random"],
+            total_timesteps=steps,
+            num_envs=num_envs,
+            n_steps=2048 // num_envs,
+            batch_size=64,
+            n_epochs=10,
+            hidden=(64, 64),
+            eval_games=0,
+        )
+    else:
+        args = sb3.Args(
+            env_id=env_id,
+            opponents=["random"],
+            total_timesteps=steps,
+            num_envs=num_envs,
+            n_steps=max(32, 2048 // num_envs),
+            eval_games=0,
+        )
     model = sb3.make_model(args)
+    start = time.perf_counter()
     model.learn(total_timesteps=steps)
     elapsed = time.perf_counter() - start
     env_steps = sum(env.env_steps for env in model.get_env().envs)
@@ -60,21 +90,42 @@ def bench_sb3(env_id: str, steps: int, num_envs: int) -> dict[str, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--env-id", default="chocolates_v0")
-    parser.add_argument("--steps", type=int, default=100_000, help="env steps for self-play; learner steps for SB3 are half of it")
+    parser.add_argument(
+        "--steps",
+        type=int,
+        default=100_000,
+        help="env steps for self-play; learner steps for SB3 are half of it",
+    )
     parser.add_argument("--num-envs", type=int, default=64, help="self-play games in parallel")
     parser.add_argument("--sb3-envs", type=int, default=8, help="MaskablePPO DummyVecEnv size")
+    parser.add_argument(
+        "--sb3-defaults",
+        action="store_true",
+        help="run MaskablePPO with its own defaults instead of matched settings",
+    )
     a = parser.parse_args(argv)
+    import sb3_contrib  # noqa: F401  (imports are not timed, for either trainer)
+    import torch  # noqa: F401
+
     with tempfile.TemporaryDirectory() as tmp:
         ours = bench_selfplay(a.env_id, a.steps, a.num_envs, Path(tmp))
-    theirs = bench_sb3(a.env_id, a.steps // 2, a.sb3_envs)
+    theirs = bench_sb3(a.env_id, a.steps // 2, a.sb3_envs, a.sb3_defaults)
     print(f"{'trainer':<28} {'env steps/s':>12} {'learner steps/s':>16}")
     for name, r in (("ppo_selfplay", ours), ("sb3-contrib MaskablePPO", theirs)):
-        print(f"{name:<28} {r['env_steps'] / r['seconds']:>12.0f} {r['learner_steps'] / r['seconds']:>16.0f}")
+        print(
+            f"{name:<28} {r['env_steps'] / r['seconds']:>12.0f} {r['learner_steps'] / r['seconds']:>16.0f}"
+        )
     env_ratio = (ours["env_steps"] / ours["seconds"]) / (theirs["env_steps"] / theirs["seconds"])
-    learner_ratio = (ours["learner_steps"] / ours["seconds"]) / (theirs["learner_steps"] / theirs["seconds"])
-    print(f"ratio (self-play / MaskablePPO): env steps/s {env_ratio:.2f}x, learner steps/s {learner_ratio:.2f}x")
+    learner_ratio = (ours["learner_steps"] / ours["seconds"]) / (
+        theirs["learner_steps"] / theirs["seconds"]
+    )
+    print(
+        f"ratio (self-play / MaskablePPO): env steps/s {env_ratio:.2f}x, learner steps/s {learner_ratio:.2f}x"
+    )
     return 0
 
 

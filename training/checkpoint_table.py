@@ -43,7 +43,9 @@ def row(path: Path) -> str:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     paths = [Path(p) for p in argv] or sorted((REPO / "checkpoints").glob("*/*.safetensors"))
-    print("| checkpoint | env | options | vs random | vs greedy | vs MCTS | trained | size | command |")
+    print(
+        "| checkpoint | env | options | vs random | vs greedy | vs MCTS | trained | size | command |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for path in paths:
         print(row(path.resolve()))

@@ -117,7 +117,9 @@ class Args:
 def parse_args(argv: list[str] | None = None) -> Args:
     from choco_envs.policy.args import add_arguments, build, load_config
 
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--config", default=None, help="YAML file of Args overrides")
     add_arguments(parser, Args)
     ns = parser.parse_args(argv)
@@ -128,7 +130,14 @@ def parse_args(argv: list[str] | None = None) -> Args:
 def make_vec(args: Args, roles: Any, bot_specs: list[str]) -> Any:
     from choco_envs.policy.vec import GameVec, ProcVec
 
-    kwargs = dict(env_id=args.env_id, options=args.options, encoder=args.encoder, roles=roles, bot_specs=bot_specs, margin_coef=args.margin_coef)
+    kwargs = dict(
+        env_id=args.env_id,
+        options=args.options,
+        encoder=args.encoder,
+        roles=roles,
+        bot_specs=bot_specs,
+        margin_coef=args.margin_coef,
+    )
     if args.num_workers > 0:
         return ProcVec(args.num_workers, args.num_envs, args.seed, **kwargs)
     return GameVec(num_envs=args.num_envs, seed=args.seed, **kwargs)
@@ -143,7 +152,9 @@ def run_eval(model: Any, args: Args, games: int, seed: int) -> dict[str, dict[st
     }
 
 
-def checkpoint_meta(args: Args, game: Any, steps: int, arena: dict[str, Any], command: str) -> dict[str, Any]:
+def checkpoint_meta(
+    args: Args, game: Any, steps: int, arena: dict[str, Any], command: str
+) -> dict[str, Any]:
     return {
         "env_id": args.env_id,
         "version": game.spec.version,
@@ -169,7 +180,9 @@ def ppo_update(model: Any, optimizer: Any, batch: dict[str, Any], args: Args) ->
         perm = torch.randperm(n).numpy()
         for start in range(0, n, mb_size):
             mb = perm[start : start + mb_size]
-            _, newlogprob, entropy, newvalue = model.get_action_and_value(batch["obs"][mb], batch["mask"][mb], batch["act"][mb])
+            _, newlogprob, entropy, newvalue = model.get_action_and_value(
+                batch["obs"][mb], batch["mask"][mb], batch["act"][mb]
+            )
             logratio = newlogprob - batch["logp"][mb]
             ratio = logratio.exp()
             with torch.no_grad():
@@ -178,10 +191,15 @@ def ppo_update(model: Any, optimizer: Any, batch: dict[str, Any], args: Args) ->
             mb_adv = batch["adv"][mb]
             if args.norm_adv and len(mb) > 1:
                 mb_adv = (mb_adv - mb_adv.mean()) / (mb_adv.std() + 1e-8)
-            pg_loss = torch.max(-mb_adv * ratio, -mb_adv * torch.clamp(ratio, 1 - args.clip_coef, 1 + args.clip_coef)).mean()
+            pg_loss = torch.max(
+                -mb_adv * ratio,
+                -mb_adv * torch.clamp(ratio, 1 - args.clip_coef, 1 + args.clip_coef),
+            ).mean()
             v_unclipped = (newvalue - batch["ret"][mb]) ** 2
             if args.clip_vloss:
-                v_clipped = batch["val"][mb] + torch.clamp(newvalue - batch["val"][mb], -args.clip_coef, args.clip_coef)
+                v_clipped = batch["val"][mb] + torch.clamp(
+                    newvalue - batch["val"][mb], -args.clip_coef, args.clip_coef
+                )
                 v_loss = 0.5 * torch.max(v_unclipped, (v_clipped - batch["ret"][mb]) ** 2).mean()
             else:
                 v_loss = 0.5 * v_unclipped.mean()
@@ -201,7 +219,9 @@ def ppo_update(model: Any, optimizer: Any, batch: dict[str, Any], args: Args) ->
         "losses/entropy": entropy_loss.item(),
         "losses/approx_kl": approx_kl.item(),
         "losses/clipfrac": float(np.mean(clipfracs)),
-        "losses/explained_variance": float("nan") if var_y == 0 else float(1 - np.var(y_true - y_pred) / var_y),
+        "losses/explained_variance": float("nan")
+        if var_y == 0
+        else float(1 - np.var(y_true - y_pred) / var_y),
     }
     return stats
 
@@ -222,6 +242,7 @@ def train(args: Args, command: str = "") -> Path:
     save_path = Path(args.save_path or f"runs/{run_name}/final.safetensors")
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.torch_threads)
+    torch.distributions.Distribution.set_default_validate_args(False)  # masked logits are valid
     game = make_game(args.env_id, **args.options)
     roles = LeagueRoles(args.league_self_play, args.league_past, args.league_bots)
     vec = make_vec(args, roles, roles.bot_specs)
@@ -232,7 +253,12 @@ def train(args: Args, command: str = "") -> Path:
         model.train()
         steps_done = int(meta["steps_trained"])
     else:
-        config = NetConfig(tuple(game.encoder(args.encoder).shape), game.num_actions, tuple(args.hidden), tuple(args.conv_channels))
+        config = NetConfig(
+            tuple(game.encoder(args.encoder).shape),
+            game.num_actions,
+            tuple(args.hidden),
+            tuple(args.conv_channels),
+        )
         model = ActorCritic(config)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.learning_rate, eps=1e-5)
     pool = SnapshotPool(args.pool_size, args.seed)
@@ -241,12 +267,18 @@ def train(args: Args, command: str = "") -> Path:
         from torch.utils.tensorboard import SummaryWriter
 
         writer = SummaryWriter(f"runs/{run_name}")
-        writer.add_text("hyperparameters", "|param|value|\n|-|-|\n" + "\n".join(f"|{k}|{v}|" for k, v in dataclasses.asdict(args).items()))
+        writer.add_text(
+            "hyperparameters",
+            "|param|value|\n|-|-|\n"
+            + "\n".join(f"|{k}|{v}|" for k, v in dataclasses.asdict(args).items()),
+        )
     progress = None
     if args.progress:
         from tqdm import tqdm
 
-        progress = tqdm(total=args.total_timesteps, unit="step", dynamic_ncols=True, mininterval=2.0)
+        progress = tqdm(
+            total=args.total_timesteps, unit="step", dynamic_ncols=True, mininterval=2.0
+        )
 
     n, players = args.num_envs, game.num_players
     buffer = SeatRollout(args.num_steps * n + n * players, model.config.obs_shape, game.num_actions)
@@ -267,16 +299,28 @@ def train(args: Args, command: str = "") -> Path:
             actions = np.zeros(n, dtype=np.int64)
             own = (dec.role == LEARNER) | ((dec.role == PAST) & (np.array(past_pick) < 0))
             obs_t, mask_t = torch.from_numpy(dec.obs), torch.from_numpy(dec.mask)
-            with torch.no_grad():
+            with torch.inference_mode():
                 rows = np.flatnonzero(own)
                 a, logp, _, v = model.get_action_and_value(obs_t[rows], mask_t[rows])
                 actions[rows] = a.numpy()
                 train_rows = dec.role[rows] == LEARNER
                 r = rows[train_rows]
-                buffer.add(env_idx[r], dec.seat[r], dec.obs[r], dec.mask[r], a.numpy()[train_rows], logp.numpy()[train_rows], v.numpy()[train_rows])
+                buffer.add(
+                    env_idx[r],
+                    dec.seat[r],
+                    dec.obs[r],
+                    dec.mask[r],
+                    a.numpy()[train_rows],
+                    logp.numpy()[train_rows],
+                    v.numpy()[train_rows],
+                )
                 for k in set(past_pick[i] for i in np.flatnonzero(dec.role == PAST)) - {-1}:
-                    rows = np.array([i for i in np.flatnonzero(dec.role == PAST) if past_pick[i] == k])
-                    actions[rows] = pool.models[k].get_action_and_value(obs_t[rows], mask_t[rows])[0].numpy()
+                    rows = np.array(
+                        [i for i in np.flatnonzero(dec.role == PAST) if past_pick[i] == k]
+                    )
+                    actions[rows] = (
+                        pool.models[k].get_action_and_value(obs_t[rows], mask_t[rows])[0].numpy()
+                    )
             dec = vec.step(actions)
             for i, ret, seat_roles in dec.finished:
                 buffer.end_game(i, ret)
@@ -314,13 +358,20 @@ def train(args: Args, command: str = "") -> Path:
             for opp, res in arena.items():
                 stats[f"eval/win_rate_vs_{opp}"] = res["win_rate"]
                 stats[f"eval/mean_return_vs_{opp}"] = res["mean_return"]
-            save_checkpoint(f"runs/{run_name}/latest.safetensors", model, checkpoint_meta(args, game, steps, arena, command))
+            save_checkpoint(
+                f"runs/{run_name}/latest.safetensors",
+                model,
+                checkpoint_meta(args, game, steps, arena, command),
+            )
         if writer is not None:
             for key, value in stats.items():
                 writer.add_scalar(key, value, steps)
         if progress is not None:
             progress.update(vec.steps - last_steps)
-            progress.set_postfix({k.split("/")[1]: f"{v:.3g}" for k, v in stats.items() if k.startswith("eval/win")}, refresh=False)
+            progress.set_postfix(
+                {k.split("/")[1]: f"{v:.3g}" for k, v in stats.items() if k.startswith("eval/win")},
+                refresh=False,
+            )
         last_steps = vec.steps
         if args.max_minutes and elapsed > 60 * args.max_minutes:
             break
@@ -329,7 +380,11 @@ def train(args: Args, command: str = "") -> Path:
     if progress is not None:
         progress.close()
     model.eval()
-    arena = run_eval(model, args, args.final_eval_games, args.seed + 99_991) if args.final_eval_games else arena
+    arena = (
+        run_eval(model, args, args.final_eval_games, args.seed + 99_991)
+        if args.final_eval_games
+        else arena
+    )
     meta = checkpoint_meta(args, game, steps_done + vec.steps, arena, command)
     meta["training"].update({"updates": update, "minutes": round((time.time() - start) / 60, 2)})
     save_checkpoint(save_path, model, meta)

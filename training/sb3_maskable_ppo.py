@@ -35,6 +35,8 @@ class Args:
     """steps per env per rollout"""
     n_epochs: int = 4
     """epochs over each rollout"""
+    batch_size: int = 0
+    """minibatch size (0: a quarter of each rollout)"""
     learning_rate: float = 2.5e-4
     """Adam learning rate"""
     hidden: tuple = (256, 256)
@@ -67,9 +69,17 @@ def make_model(args: Args) -> Any:
     venv = DummyVecEnv([factory(i) for i in range(args.num_envs)])
     policy_kwargs = {"net_arch": list(args.hidden)}
     return MaskablePPO(
-        "MlpPolicy", venv, n_steps=args.n_steps, batch_size=max(64, args.n_steps * args.num_envs // 4),
-        learning_rate=args.learning_rate, n_epochs=args.n_epochs, gamma=1.0, seed=args.seed, policy_kwargs=policy_kwargs,
-        verbose=args.verbose, device="cpu",
+        "MlpPolicy",
+        venv,
+        n_steps=args.n_steps,
+        batch_size=args.batch_size or max(64, args.n_steps * args.num_envs // 4),
+        learning_rate=args.learning_rate,
+        n_epochs=args.n_epochs,
+        gamma=1.0,
+        seed=args.seed,
+        policy_kwargs=policy_kwargs,
+        verbose=args.verbose,
+        device="cpu",
     )
 
 
@@ -93,7 +103,9 @@ def evaluate(model: Any, args: Args, opponent: str, games: int) -> float:
 def main(argv: list[str] | None = None) -> int:
     from choco_envs.policy.args import add_arguments, build, load_config
 
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--config", default=None, help="YAML file of Args overrides")
     add_arguments(parser, Args)
     ns = parser.parse_args(argv)
@@ -102,7 +114,9 @@ def main(argv: list[str] | None = None) -> int:
     start = time.time()
     model.learn(total_timesteps=args.total_timesteps)
     elapsed = time.time() - start
-    print(f"trained {model.num_timesteps} learner steps in {elapsed:.1f}s ({model.num_timesteps / elapsed:.0f}/s)")
+    print(
+        f"trained {model.num_timesteps} learner steps in {elapsed:.1f}s ({model.num_timesteps / elapsed:.0f}/s)"
+    )
     if args.save_path:
         model.save(args.save_path)
         print(f"saved {args.save_path}")

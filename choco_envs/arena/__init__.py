@@ -51,7 +51,8 @@ def run_arena(
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ConfigError(f"games={games!r} is not allowed; allowed: an int >= 1")
     specs = [b for b in bots if isinstance(b, str)]
-    made = iter(entrants_from_specs(specs, env_id))
+    bot_options = {**env_options, "num_players": num_players}
+    made = iter(entrants_from_specs(specs, env_id, bot_options))
     entrants = [b if isinstance(b, Entrant) else next(made) for b in bots]
     names = _unique_names([e.name for e in entrants])
     jobs = schedule(len(entrants), num_players, games, seed)

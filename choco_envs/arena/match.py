@@ -48,18 +48,23 @@ def derive_seed(*parts: object) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
-def entrants_from_specs(specs: Sequence[str], env_id: str | None) -> list[Entrant]:
+def entrants_from_specs(
+    specs: Sequence[str], env_id: str | None, env_options: dict[str, Any] | None = None
+) -> list[Entrant]:
     """Entrants made from bot specs, named by their spec. Every spec is built once here so
     that a bad one fails before any game is played."""
     entrants = []
     for spec in specs:
-        make_bot(spec, env_id=env_id, seed=0)
-        entrants.append(Entrant(spec.strip(), partial(_bot_from_spec, spec, env_id)))
+        make_bot(spec, env_id=env_id, seed=0, env_options=env_options)
+        factory = partial(_bot_from_spec, spec, env_id, env_options)
+        entrants.append(Entrant(spec.strip(), factory))
     return entrants
 
 
-def _bot_from_spec(spec: str, env_id: str | None, seed: int | None) -> Bot:
-    return make_bot(spec, env_id=env_id, seed=seed)
+def _bot_from_spec(
+    spec: str, env_id: str | None, env_options: dict[str, Any] | None, seed: int | None
+) -> Bot:
+    return make_bot(spec, env_id=env_id, seed=seed, env_options=env_options)
 
 
 def lineups(num_entrants: int, num_players: int) -> list[tuple[int, ...]]:

@@ -21,13 +21,9 @@ COLUMNS = (
 
 
 def ranked(report: dict[str, Any]) -> list[dict[str, Any]]:
-    """The bots, strongest first (by OpenSkill ordinal when present, else Elo)."""
-
-    def strength(row: dict[str, Any]) -> float:
-        skill = row.get("openskill")
-        return float(skill["ordinal"]) if skill else float(row["elo"])
-
-    return sorted(report["bots"], key=strength, reverse=True)
+    """The bots, strongest first by Elo: the Bradley-Terry fit does not depend on the
+    order of the games, unlike OpenSkill's game-by-game updates."""
+    return sorted(report["bots"], key=lambda row: float(row["elo"]), reverse=True)
 
 
 def table_rows(report: dict[str, Any]) -> list[list[str]]:

@@ -136,9 +136,15 @@ def parse_literal(text: str) -> Any:
     return text
 
 
-def make(spec: str, env_id: str | None = None, seed: int | None = None) -> Bot:
-    """The bot that ``spec`` names, seeded with ``seed``. ``env_id`` is needed by ``ppo``
-    (which checkpoint) and passed to policy bots."""
+def make(
+    spec: str,
+    env_id: str | None = None,
+    seed: int | None = None,
+    env_options: dict[str, Any] | None = None,
+) -> Bot:
+    """The bot that ``spec`` names, seeded with ``seed``. ``env_id`` (and ``env_options``,
+    e.g. ``num_players``) choose the checkpoint of ``ppo``; ``env_id`` is passed to
+    policy bots, which check it against their checkpoint."""
     kind, rest = parse_spec(spec)
     bot: Bot
     if kind in ("random", "greedy", "human"):
@@ -152,7 +158,8 @@ def make(spec: str, env_id: str | None = None, seed: int | None = None) -> Bot:
             raise ConfigError(f"bot spec {spec!r}: policy needs a checkpoint path: policy:PATH")
         bot = make_policy(spec, path.strip(), opts, env_id, seed)
     else:
-        bot = make_policy(spec, str(shipped_checkpoint(env_id)), rest, env_id, seed)
+        checkpoint = shipped_checkpoint(env_id, env_options)
+        bot = make_policy(spec, str(checkpoint), rest, env_id, seed)
     bot.name = spec.strip()
     return bot
 
@@ -180,23 +187,15 @@ def make_policy(spec: str, path: str, text: str, env_id: str | None, seed: int |
     return bot
 
 
-def shipped_checkpoint(env_id: str | None) -> Path:
-    """The checkpoint shipped for ``env_id``: asked of ``choco_envs.policy`` when it
-    offers ``shipped_checkpoint(env_id)``, else the one file in ``checkpoints/<env_id>/``."""
+def shipped_checkpoint(env_id: str | None, env_options: dict[str, Any] | None = None) -> Path:
+    """The checkpoint shipped for ``env_id`` with these options, as
+    ``choco_envs.policy.shipped_checkpoint`` finds it (imported lazily)."""
     if env_id is None:
         raise ConfigError("bot 'ppo' needs an env_id to find that env's shipped checkpoint")
     try:
         policy = importlib.import_module("choco_envs.policy")
-    except ModuleNotFoundError:
-        policy = None
-    finder = getattr(policy, "shipped_checkpoint", None)
-    if callable(finder):
-        return Path(finder(env_id))
-    folder = Path(__file__).resolve().parents[2] / "checkpoints" / env_id
-    found = sorted(p for p in folder.glob("*") if p.suffix in (".pt", ".safetensors", ".json"))
-    if not found:
+    except ModuleNotFoundError as err:
         raise ConfigError(
-            f"bot 'ppo': no shipped checkpoint for {env_id} in {folder}; train one with "
-            f"`choco train` and pass it as policy:PATH"
-        )
-    return found[0]
+            f"bot 'ppo' needs choco_envs.policy, which cannot be imported ({err})"
+        ) from err
+    return Path(policy.shipped_checkpoint(env_id, dict(env_options or {})))

@@ -87,7 +87,7 @@ def _convert(kind: str, name: str, value: Any) -> Any:
         raise ConfigError(f"bad value {value!r} for {name} (type {kind}): {err}") from err
 
 
-def add_arguments(parser: argparse.ArgumentParser, cls: type) -> None:
+def add_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGroup, cls: type) -> None:
     """One flag per field (defaults None: unset flags do not override the config)."""
     docs = field_docs(cls)
     for f in dataclasses.fields(cls):
@@ -103,7 +103,9 @@ def add_arguments(parser: argparse.ArgumentParser, cls: type) -> None:
 
 def _default(cls: type, name: str) -> Any:
     f = {f.name: f for f in dataclasses.fields(cls)}[name]
-    return f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
+    if f.default is not dataclasses.MISSING:
+        return f.default
+    return f.default_factory()  # type: ignore[misc,operator]
 
 
 def load_config(path: str | Path) -> dict[str, Any]:

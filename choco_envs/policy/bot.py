@@ -16,6 +16,7 @@ from choco_envs.policy.checkpoint import check_compatible, load_policy, shipped_
 
 __all__ = ["PolicyBot", "shipped_checkpoint"]
 
+
 class PolicyBot(Bot):
     """Plays a checkpoint. ``env_id`` (optional) is checked against the checkpoint at
     once; every view is checked against it too (env, version, sizes)."""

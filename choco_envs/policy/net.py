@@ -50,7 +50,8 @@ def _layer(layer: nn.Module, std: float = float(np.sqrt(2)), bias: float = 0.0) 
     """Orthogonal initialisation, as in CleanRL."""
     if isinstance(layer, (nn.Linear, nn.Conv2d)):
         nn.init.orthogonal_(layer.weight, std)
-        nn.init.constant_(layer.bias, bias)
+        if layer.bias is not None:
+            nn.init.constant_(layer.bias, bias)
     return layer
 
 

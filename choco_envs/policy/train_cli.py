@@ -25,7 +25,6 @@ from choco_envs.core.errors import ConfigError
 SCRIPT = Path("training") / "ppo_selfplay.py"
 
 
-
 def configure(parser: argparse.ArgumentParser) -> None:
     """``--config`` plus one flag per field of the script's Args (when it is found)."""
     parser.add_argument("--config", help="YAML file of Args overrides (configs/<env_id>/ppo.yaml)")
@@ -42,10 +41,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def find_script() -> Path:
     """The training script: $CHOCO_TRAIN_SCRIPT, else the repository's, else ./training."""
     explicit = os.environ.get("CHOCO_TRAIN_SCRIPT")
-    candidates = [Path(explicit)] if explicit else [
-        Path(__file__).resolve().parents[2] / SCRIPT,
-        Path.cwd() / SCRIPT,
-    ]
+    candidates = (
+        [Path(explicit)]
+        if explicit
+        else [
+            Path(__file__).resolve().parents[2] / SCRIPT,
+            Path.cwd() / SCRIPT,
+        ]
+    )
     for path in candidates:
         if path.is_file():
             return path

@@ -44,22 +44,10 @@ class Decisions:
 
 
 def make_bot(spec: str, env_id: str, seed: int | None) -> Bot:
-    """A bot from the registry ``choco_envs.bots.make`` (random and greedy built in)."""
-    try:
-        from choco_envs.bots import make  # type: ignore[attr-defined]
-    except ImportError:
-        make = None
-    if make is not None:
-        return make(spec, env_id=env_id, seed=seed)  # type: ignore[no-any-return]
-    if spec == "random":
-        from choco_envs.bots.random_bot import RandomBot
+    """A bot from the registry ``choco_envs.bots.make``."""
+    from choco_envs.bots import make
 
-        return RandomBot(seed)
-    if spec == "greedy":
-        from choco_envs.bots.greedy import GreedyBot
-
-        return GreedyBot(seed)
-    raise ValueError(f"bot {spec!r} is not available; allowed here: 'random', 'greedy'")
+    return make(spec, env_id=env_id, seed=seed)
 
 
 class LeagueRoles:
@@ -213,7 +201,7 @@ class ProcVec:
     def __init__(self, num_workers: int, num_envs: int, seed: int, **kwargs: Any) -> None:
         if num_envs % num_workers:
             raise ValueError(f"num_envs={num_envs} is not a multiple of num_workers={num_workers}")
-        ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+        ctx: Any = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
         self.per = num_envs // num_workers
         self.num_envs = num_envs
         self.conns = []

@@ -58,3 +58,16 @@ def test_greedy_rollouts_play_legal_games():
     while not all(env.terminations.values()):
         env.step(bot.act(env))
     assert env.game.is_over(env.state_)
+
+
+def test_margin_values_stay_in_the_unit_interval():
+    """With ``margin`` the playout value blends win/loss and the squashed score margin."""
+    env = new_env(ToyRaceGame, seed=2, rounds=4)
+    bot = MCTSBot(simulations=200, margin=0.5, seed=1)
+    for _ in range(3):
+        state = env.game.determinize(env.state_, 0, bot.rng)
+        while not env.game.is_over(state):
+            env.game.apply(state, 2, bot.rng)
+        values = bot._values(env.game, state)
+        assert all(0.0 <= v <= 1.0 for v in values)
+    assert bot.act(env) == ADD_THREE

@@ -20,15 +20,11 @@ def test_kinds_make_their_bots():
 
 
 def test_mcts_options_are_read():
-    bot = bots.make("mcts:time=1.5,simulations=100000,c=1.2,rollout=greedy,epsilon=0.1")
+    spec = "mcts:time=1.5,simulations=100000,c=1.2,rollout=greedy,epsilon=0.1,margin=0.5"
+    bot = bots.make(spec)
     assert isinstance(bot, MCTSBot)
-    assert (bot.seconds, bot.simulations, bot.c, bot.rollout, bot.epsilon) == (
-        1.5,
-        100000,
-        1.2,
-        "greedy",
-        0.1,
-    )
+    assert (bot.seconds, bot.simulations, bot.c) == (1.5, 100000, 1.2)
+    assert (bot.rollout, bot.epsilon, bot.margin) == ("greedy", 0.1, 0.5)
 
 
 def test_mcts_budget_defaults():
@@ -43,7 +39,8 @@ def test_mcts_budget_defaults():
     [
         ("alphazero", "allowed kinds: random, greedy, mcts, policy, ppo, human"),
         ("", "allowed kinds"),
-        ("mcts:depth=3", "allowed options: simulations, time, c, rollout, epsilon"),
+        ("mcts:depth=3", "allowed options: simulations, time, c, rollout, epsilon, margin"),
+        ("mcts:margin=1.5", "float in [0, 1]"),
         ("mcts:simulations=0", "int in [1, inf]"),
         ("mcts:simulations=many", "simulations='many'"),
         ("mcts:time=-1", "float in (0, inf]"),

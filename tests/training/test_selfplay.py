@@ -15,8 +15,13 @@ from tests.training.toy_nim import ENV_ID
 
 def add(buf: SeatRollout, env: int, seat: int, value: float) -> None:
     buf.add(
-        np.array([env]), np.array([seat]), np.zeros((1, 2), np.float32), np.ones((1, 3), bool),
-        np.array([0]), np.array([0.0], np.float32), np.array([value], np.float32),
+        np.array([env]),
+        np.array([seat]),
+        np.zeros((1, 2), np.float32),
+        np.ones((1, 3), bool),
+        np.array([0]),
+        np.array([0.0], np.float32),
+        np.array([value], np.float32),
     )
 
 

@@ -7,7 +7,6 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-
 from typing import Any
 
 from choco_envs.policy.checkpoint import read_metadata
@@ -59,10 +58,20 @@ def test_resume_and_worker_processes_with_three_players(tmp_path: Path) -> None:
     processes, then a run resumed from its checkpoint."""
     script = load_training_script()
     base = dict(
-        env_id=ENV_ID, options={"num_players": 3, "stones": 21}, total_timesteps=600, num_envs=4,
-        num_steps=8, hidden=(16,), eval_every=0, final_eval_games=3, track=False, progress=False,
+        env_id=ENV_ID,
+        options={"num_players": 3, "stones": 21},
+        total_timesteps=600,
+        num_envs=4,
+        num_steps=8,
+        hidden=(16,),
+        eval_every=0,
+        final_eval_games=3,
+        track=False,
+        progress=False,
     )
-    first = script.train(script.Args(**base, num_workers=2, save_path=str(tmp_path / "c.safetensors")))
+    first = script.train(
+        script.Args(**base, num_workers=2, save_path=str(tmp_path / "c.safetensors"))
+    )
     meta = read_metadata(first)
     assert meta["options"]["num_players"] == 3 and meta["observation_shape"] == [27]
     second = script.train(
@@ -85,5 +94,7 @@ def test_choco_train_runs_the_shipped_config(tmp_path: Path) -> None:
             "--save-path", "choc.safetensors", "--max-minutes", "1"]  # fmt: skip
     run_script("", args, tmp_path, register_toy=False)
     meta = read_metadata(tmp_path / "choc.safetensors")
-    assert meta["env_id"] == "chocolates_v0" and meta["training"]["command"].startswith("choco train")
+    assert meta["env_id"] == "chocolates_v0" and meta["training"]["command"].startswith(
+        "choco train"
+    )
     assert json.loads(json.dumps(meta)) == meta

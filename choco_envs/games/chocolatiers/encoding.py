@@ -89,7 +89,10 @@ class ChocolatiersObserver:
         self.num_scalars = self.layout.size
         self.scale = self._scalar_scale()
         assert len(self.scale) == self.num_scalars
+        self.gather = [self._gather_index(p) for p in range(self.n)]
         self._planes_cache: dict[int, tuple[list[int], np.ndarray]] = {}
+        self._tiles_key: list[int] = []
+        self._tiles_value = np.zeros(0, dtype=np.float32)
         self.num_tile_rows = 6 + (self.n if self.standard else 0)
 
     def _scalar_layout(self) -> Layout:
@@ -132,21 +135,36 @@ class ChocolatiersObserver:
         rest += [1.0] * PHASES + [2.0, 2.0] + [4.0] * NT + [1.0] * NT + [ROUND_CAP, 1.0]
         return 1.0 / np.asarray(seat * self.n + rest, dtype=np.float32)
 
-    def raw_scalars(self, s: State, player: int) -> list[float]:
-        """The scalar features before scaling, own seat first."""
+    def _gather_index(self, player: int) -> np.ndarray:
+        """Where each scalar of ``player``'s view sits in ``raw_scalars`` (seat-major
+        sections, see there), so that one gather puts the seats in relative order."""
         n = self.n
-        out: list[float] = []
-        totals = self.game.provisional_scores(s)
-        hand, known, groups, first = s.hand, s.known, s.groups, s.first
+        hand, known, unknown, size, wilds, tiles, points, n34, first, groups, total = (
+            0, 6 * n, 12 * n, 13 * n, 14 * n, 15 * n, 16 * n, 17 * n, 18 * n, 19 * n, 25 * n
+        )  # fmt: skip
+        index: list[int] = []
         for k in range(n):
             q = (player + k) % n
-            b = q * NT
-            cards = hand[b : b + NT]
-            out += cards if k == 0 else known[b : b + NT]
-            out += (s.unknown[q], sum(cards), s.wilds[q], s.ntiles[q], s.points[q], s.n34[q])
-            out.append(first == q)
-            out += groups[b : b + NT]
-            out.append(totals[q])
+            cards = hand if k == 0 else known
+            index += [cards + NT * q + t for t in range(NT)]
+            index += [base + q for base in (unknown, size, wilds, tiles, points, n34, first)]
+            index += [groups + NT * q + t for t in range(NT)]
+            index.append(total + q)
+        rest = self.num_scalars - 20 * n
+        index += range(26 * n, 26 * n + rest)
+        return np.asarray(index, dtype=np.intp)
+
+    def raw_scalars(self, s: State) -> list[int]:
+        """Every scalar feature before scaling, in absolute seat order: hands, known
+        cards, unseen counts, hand sizes, wilds, tiles, tile points, 3-or-4 tiles, First
+        flags, groups, totals (each seat-major), then the table's features."""
+        n, hand = self.n, s.hand
+        first = s.first
+        out = hand + s.known + s.unknown
+        out += [sum(hand[b : b + NT]) for b in range(0, NT * n, NT)]
+        out += s.wilds + s.ntiles + s.points + s.n34
+        out += [int(first == q) for q in range(n)]
+        out += s.groups + self.game.provisional_scores(s)
         out += s.tray
         out.append(len(s.deck))
         out += s.discard
@@ -162,19 +180,28 @@ class ChocolatiersObserver:
                 paying[t] = 1
                 break
         out += paying
-        out += (s.turn // n, first >= 0)
+        out += (s.turn // n, int(first >= 0))
         return out
 
     def scalars(self, s: State, player: int) -> np.ndarray:
-        return np.asarray(self.raw_scalars(s, player), dtype=np.float32) * self.scale
+        raw = np.asarray(self.raw_scalars(s), dtype=np.float32)
+        return raw[self.gather[player]] * self.scale
 
     def tile_rows(self, s: State, player: int) -> list[int]:
         """Tile ids (or -1) of the display, the tile being boxed, then (standard) each
         seat's reserved tile in relative order."""
         rows = s.display + [s.pending]
         if self.standard:
-            rows += [s.reserved[(player + k) % self.n] for k in range(self.n)]
+            rows += s.reserved[player:] + s.reserved[:player]
         return rows
+
+    def tile_features(self, s: State, player: int) -> np.ndarray:
+        """The feature rows of ``tile_rows``, flattened (the last result is kept)."""
+        rows = self.tile_rows(s, player)
+        if rows != self._tiles_key:
+            self._tiles_key = rows
+            self._tiles_value = self.tiles[rows].reshape(-1)
+        return self._tiles_value
 
     def sampler_planes(self, s: State, player: int) -> np.ndarray:
         """(n * 8, 36): per seat in relative order, planes of its 6x6 grid. The last
@@ -220,7 +247,7 @@ def _flat_encoder(obs: ChocolatiersObserver) -> Encoder[State]:
 
     def fill(s: State, player: int, out: np.ndarray) -> None:
         out[:scalar_end] = obs.scalars(s, player)
-        out[tiles_at] = obs.tiles[obs.tile_rows(s, player)].reshape(-1)
+        out[tiles_at] = obs.tile_features(s, player)
         out[samplers_at] = obs.sampler_planes(s, player).reshape(-1)
 
     return Encoder("flat", (lay.size,), lay, fill, "scalars, tiles, then Sampler planes")
@@ -247,6 +274,6 @@ def _planes_encoder(obs: ChocolatiersObserver) -> Encoder[State]:
         out[:nsp] = obs.sampler_planes(s, player).reshape(nsp, 6, 6)
         flat = out[nsp:].reshape(-1)
         flat[: obs.num_scalars] = obs.scalars(s, player)
-        flat[obs.num_scalars : tile_end] = obs.tiles[obs.tile_rows(s, player)].reshape(-1)
+        flat[obs.num_scalars : tile_end] = obs.tile_features(s, player)
 
     return Encoder("planes", (lay.size, 6, 6), lay, fill, "Sampler planes, then feature planes")

@@ -18,6 +18,8 @@ type 0..5, or WILD (6: a wild chocolate lies there; it no longer counts as what 
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
@@ -718,40 +720,63 @@ class ChocolatiersGame(Game[State]):
         """Resample what ``player`` cannot see: the other seats' unseen dealt cards (the
         deck before its first reshuffle shares their pool; after it, the deck's content
         is public and only its order is resampled), the deck order, and the hidden tiles
-        (standard stack; classic tiles under the tops and those back in the box)."""
+        (standard stack; classic tiles under the tops and those back in the box).
+
+        Every pool is put in a canonical order before it is shuffled, so the result
+        depends only on what ``player`` sees and on ``rng``. A seat in the middle of
+        paying is known to afford its tile: its unseen cards are drawn among those that
+        let it finish paying, weighted by how many ways the pool deals them."""
         d = s.copy()
-        for _ in range(20):
-            self._resample_cards(d, s, player, rng)
-            if d.phase != PAY or d.player == player or self._payments(d):
-                break
-        else:  # no resample lets the seat finish its payment: keep its true cards
-            d.hand, d.deck = s.hand[:], s.deck[:]
-            rng.shuffle(d.deck)
+        n = self.num_players
+        others = [q for q in range(n) if q != player and s.unknown[q]]
+        pool = [0] * NT  # counts of the cards hidden from ``player``
+        for q in others:
+            for t in range(NT):
+                pool[t] += s.hand[q * NT + t] - s.known[q * NT + t]
+        if not s.reshuffled:
+            for t in s.deck:
+                pool[t] += 1
+        for q in others:
+            d.hand[q * NT : q * NT + NT] = s.known[q * NT : q * NT + NT]
+        paying = s.player if s.phase == PAY and s.player in others else -1
+        if paying >= 0:
+            drawn = self._draw_able_to_pay(d, paying, s.unknown[paying], pool, rng)
+            for t in range(NT):
+                d.hand[paying * NT + t] += drawn[t]
+                pool[t] -= drawn[t]
+        cards = [t for t in range(NT) for _ in range(pool[t])]
+        rng.shuffle(cards)
+        for q in others:
+            if q != paying:
+                for _ in range(s.unknown[q]):
+                    d.hand[q * NT + cards.pop()] += 1
+        if s.reshuffled:
+            cards = sorted(s.deck)
+            rng.shuffle(cards)
+        d.deck = cards
         self._resample_tiles(d, rng)
         return d
 
-    def _resample_cards(self, d: State, s: State, player: int, rng: random.Random) -> None:
-        n = self.num_players
-        others = [q for q in range(n) if q != player and s.unknown[q]]
-        pool: list[int] = [] if s.reshuffled else s.deck[:]
-        for q in others:
-            for t in range(NT):
-                pool += [t] * (s.hand[q * NT + t] - s.known[q * NT + t])
-        rng.shuffle(pool)
-        d.hand = s.hand[:]
-        for q in others:
-            for t in range(NT):
-                d.hand[q * NT + t] = s.known[q * NT + t]
-            for _ in range(s.unknown[q]):
-                d.hand[q * NT + pool.pop()] += 1
-        if s.reshuffled:
-            d.deck = s.deck[:]
-            rng.shuffle(d.deck)
-        else:
-            d.deck = pool
+    def _draw_able_to_pay(
+        self, d: State, seat: int, count: int, pool: list[int], rng: random.Random
+    ) -> list[int]:
+        """``count`` cards from ``pool`` (counts by type) with which ``seat`` can still
+        pay ``d.to_pay``, each multiset weighted by its number of deals."""
+        options: list[list[int]] = []
+        weights: list[int] = []
+        base = seat * NT
+        for combo in itertools.combinations_with_replacement(range(NT), count):
+            drawn = [combo.count(t) for t in range(NT)]
+            if any(drawn[t] > pool[t] for t in range(NT)):
+                continue
+            hand = [d.hand[base + t] + drawn[t] for t in range(NT)]
+            if payable(hand, 0, d.to_pay):
+                options.append(drawn)
+                weights.append(math.prod(math.comb(pool[t], drawn[t]) for t in range(NT)))
+        return rng.choices(options, weights)[0]
 
     def _resample_tiles(self, d: State, rng: random.Random) -> None:
-        pool = [t for st in d.stacks for t in st] + d.unused
+        pool = sorted([t for st in d.stacks for t in st] + d.unused)
         rng.shuffle(pool)
         for st in d.stacks:
             for i in range(len(st)):

@@ -239,3 +239,18 @@ def test_env_plays_through_the_registry() -> None:
     env.reset(seed=1)
     obs, *_ = env.last()
     assert obs["action_mask"].any()
+
+
+@pytest.mark.parametrize("edition", ["standard", "classic"])
+def test_determinize_depends_only_on_what_the_seat_sees(edition: str) -> None:
+    """RULINGS: only the dealt cards and the deck and tile orders are private, so two
+    states a seat cannot tell apart determinize identically with the same rng (no bot
+    can learn the true order through it)."""
+    game, s, rng = fresh(edition, players=3, seed=5)
+    for _ in range(25):
+        game.apply(s, rng.choice(game.legal_actions(s)), rng)
+    lookalike = game.determinize(s, 1, random.Random(1))
+    assert game.to_json(lookalike) != game.to_json(s)
+    a = game.determinize(s, 1, random.Random(2))
+    b = game.determinize(lookalike, 1, random.Random(2))
+    assert game.to_json(a) == game.to_json(b)

@@ -97,10 +97,17 @@ class ToyNim(Game[NimState]):
         return self.copy(s)
 
     def to_json(self, s: NimState) -> dict[str, Any]:
-        return {"stones": s.stones, "player": s.player, "moves_left": s.moves_left, "winner": s.winner}
+        return {
+            "stones": s.stones,
+            "player": s.player,
+            "moves_left": s.moves_left,
+            "winner": s.winner,
+        }
 
     def from_json(self, d: Mapping[str, Any]) -> NimState:
-        return NimState(*(require(d, k, int, "state") for k in ("stones", "player", "moves_left", "winner")))
+        return NimState(
+            *(require(d, k, int, "state") for k in ("stones", "player", "moves_left", "winner"))
+        )
 
     def action_to_string(self, s: NimState, action: int) -> str:
         return f"take {action + 1}"
