@@ -343,13 +343,17 @@ class LeChocolatGame(Game[LeChocolatState]):
     def determinize(self, s: LeChocolatState, player: int, rng: Rng) -> LeChocolatState:
         """Resample every tile ``player`` has not seen (blank side up on the table, in the
         opponent's hand, or in the box): any tile of the rest of the set fits a blank face,
-        and every arrangement of them is equally likely."""
+        and every arrangement of them is equally likely. The pool is sorted before the
+        shuffle, so the sample depends only on public knowledge and the rng."""
         d = s.copy()
         cells = self.unseen_tiles(s, player)
         pool = [s.flavor[c] for c in cells]
         box_hidden = not s.box_up
         if box_hidden:
             pool.append(s.box_flavor)
+        # sort first: the sample then depends only on what the seat has seen and the rng,
+        # never on the true arrangement (tests/bots/test_bots_hidden_info.py)
+        pool.sort()
         rng.shuffle(pool)
         for c, f in zip(cells, pool, strict=False):
             d.flavor[c] = f
