@@ -45,12 +45,11 @@ def test_round_trip_keeps_weights_and_metadata(toy_checkpoint: Path) -> None:
     assert read_metadata(toy_checkpoint) == meta
 
 
-def test_file_is_plain_safetensors_without_pickle(toy_checkpoint: Path) -> None:
+def test_file_is_plain_safetensors_readable_without_torch(toy_checkpoint: Path) -> None:
     from safetensors.numpy import load_file
 
     tensors = load_file(str(toy_checkpoint))
     assert "actor.weight" in tensors and tensors["actor.weight"].shape == (3, 16)
-    assert b"\x80\x04" not in toy_checkpoint.read_bytes()[:8]  # no pickle protocol header
 
 
 def test_wrong_env_is_refused(toy_checkpoint: Path) -> None:

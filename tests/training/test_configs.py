@@ -44,7 +44,9 @@ def test_every_args_field_has_a_docstring() -> None:
 def test_unknown_config_key_is_refused_naming_the_allowed_ones(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text("env_id: chocolates_v0\nlearning_rat: 0.1\n")
-    with pytest.raises(ConfigError, match=r"unknown config key\(s\) \['learning_rat'\].*learning_rate"):
+    with pytest.raises(
+        ConfigError, match=r"unknown config key\(s\) \['learning_rat'\].*learning_rate"
+    ):
         build(Args, load_config(bad))
 
 

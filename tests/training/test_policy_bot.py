@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from choco_envs import bots
@@ -80,9 +79,3 @@ def test_policy_bot_imports_no_torch_until_built() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
-
-
-def test_observation_shape_matches_checkpoint(toy_checkpoint: Path) -> None:
-    bot = PolicyBot(toy_checkpoint)
-    assert bot.meta["observation_shape"] == [26]
-    assert np.asarray(bot.model.config.obs_shape).tolist() == [26]

@@ -17,7 +17,9 @@ IDS = [f"{p.parent.name}/{p.name}" for p in SHIPPED]
 
 
 def test_every_env_and_edition_ships_a_checkpoint() -> None:
-    found = {(read_metadata(p)["env_id"], read_metadata(p)["options"].get("edition")) for p in SHIPPED}
+    found = {
+        (read_metadata(p)["env_id"], read_metadata(p)["options"].get("edition")) for p in SHIPPED
+    }
     assert {
         ("chocolates_v0", None),
         ("le_chocolat_v0", None),
