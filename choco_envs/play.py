@@ -58,7 +58,10 @@ def play(
     others = [p for p in range(n) if p != seat]
     for i, p in enumerate(others):
         bots[p] = make_bot(
-            opponents[i % len(opponents)], env_id=env_id, seed=None if seed is None else seed + p
+            opponents[i % len(opponents)],
+            env_id=env_id,
+            seed=None if seed is None else seed + p,
+            env_options=options,
         )
     human = HumanBot(input_stream=stdin, output_stream=stdout)
     env.reset(seed=seed)

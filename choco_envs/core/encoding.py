@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
@@ -69,6 +70,13 @@ class Layout:
             high[f.slice] = f.high
         return low, high
 
+    def fingerprint(self) -> str:
+        """A short hash of every field's name, position and bounds: a checkpoint stores it
+        and is refused when the observation it was trained on has changed meaning, even
+        at the same size."""
+        text = ";".join(f"{f.name}:{f.start}:{f.stop}:{f.low:g}:{f.high:g}" for f in self.fields)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
     def to_markdown(self) -> str:
         lines = ["| name | index | size | range | meaning |", "|---|---|---|---|---|"]
         for f in self.fields:
@@ -108,6 +116,10 @@ class Encoder(Generic[S]):
         extra = (1,) * (len(shape) - 1)
         self.low = np.broadcast_to(low.reshape((-1, *extra)), shape).copy()
         self.high = np.broadcast_to(high.reshape((-1, *extra)), shape).copy()
+
+    def fingerprint(self) -> str:
+        """The layout's fingerprint together with the shape."""
+        return f"{self.layout.fingerprint()}-{'x'.join(map(str, self.shape))}"
 
     def encode(self, state: S, player: int) -> np.ndarray:
         out = np.zeros(self.shape, dtype=np.float32)

@@ -184,7 +184,9 @@ class ChocoAECEnv(AECEnv):
 
     def _terminate_illegal(self, agent: str, message: str) -> None:
         warnings.warn(
-            f"illegal move, the game ends with -1 for {agent}: {message}", RuntimeWarning, stacklevel=3
+            f"illegal move, the game ends with -1 for {agent}: {message}",
+            RuntimeWarning,
+            stacklevel=3,
         )
         self.illegal_by = self.agent_name_mapping[agent]
         for a in self.agents:

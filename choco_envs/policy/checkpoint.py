@@ -10,6 +10,7 @@ Metadata fields (``read_metadata`` returns them as a dict, without importing tor
 | ``options`` | the game options it was trained with (``num_players`` and rule options) |
 | ``encoder`` | the observation encoder (``"flat"`` or ``"planes"``) |
 | ``observation_shape``, ``num_actions`` | the sizes the network expects |
+| ``observation_layout`` | the encoder's fingerprint (``Encoder.fingerprint``): names, positions and bounds of every field, so a reordered observation of the same size is refused too |
 | ``network`` | the network config (``NetConfig``) |
 | ``steps_trained`` | env steps (all seats) collected while training |
 | ``arena`` | evaluation results, e.g. ``{"random": {"win_rate": 0.97, "games": 200}}`` |
@@ -96,6 +97,13 @@ def expected_sizes(env_id: str, options: dict[str, Any], encoder: str) -> tuple[
     return list(game.encoder(encoder).shape), int(game.num_actions)
 
 
+def layout_fingerprint(env_id: str, options: dict[str, Any], encoder: str) -> str:
+    """The fingerprint of the observation ``env_id`` gives with these options."""
+    from choco_envs.registry import make_game
+
+    return make_game(env_id, **options).encoder(encoder).fingerprint()
+
+
 def check_compatible(
     meta: dict[str, Any],
     path: str | Path,
@@ -131,6 +139,15 @@ def check_compatible(
             f"{meta['num_actions']} actions, but {meta['env_id']} with options "
             f"{play_options} has shape {shape} and {actions} actions"
         )
+    trained_on = meta.get("observation_layout")
+    if trained_on is not None:
+        now = layout_fingerprint(meta["env_id"], play_options, meta["encoder"])
+        if trained_on != now:
+            raise CheckpointError(
+                f"{where} was trained on observation layout {trained_on}, but "
+                f"{meta['env_id']} now lays its {meta['encoder']!r} observation out as {now} "
+                "(same size, different meaning: fields moved or changed bounds); retrain it"
+            )
 
 
 def save_checkpoint(path: str | Path, model: Any, meta: dict[str, Any]) -> Path:
@@ -142,6 +159,10 @@ def save_checkpoint(path: str | Path, model: Any, meta: dict[str, Any]) -> Path:
         raise CheckpointError(f"checkpoint path {str(path)!r} must end in {SUFFIX!r}")
     meta = {"format": FORMAT, **meta, "network": model.config.to_json()}
     _check_fields(meta, path)
+    if meta["env_id"] in _registered():
+        meta["observation_layout"] = layout_fingerprint(
+            meta["env_id"], meta["options"], meta["encoder"]
+        )
     path.parent.mkdir(parents=True, exist_ok=True)
     tensors = {k: v.detach().cpu().contiguous() for k, v in model.state_dict().items()}
     tmp = path.with_suffix(".tmp")
@@ -149,6 +170,12 @@ def save_checkpoint(path: str | Path, model: Any, meta: dict[str, Any]) -> Path:
     tmp.chmod(0o644)
     tmp.replace(path)
     return path
+
+
+def _registered() -> dict[str, str]:
+    from choco_envs.registry import REGISTRY
+
+    return REGISTRY
 
 
 def load_policy(

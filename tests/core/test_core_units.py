@@ -107,3 +107,18 @@ def test_cli_option_parsing() -> None:
     }
     with pytest.raises(ConfigError, match="key=value"):
         parse_options(["edition"])
+
+
+def test_layout_fingerprint_changes_when_fields_move_or_change_bounds() -> None:
+    """Checkpoints store the fingerprint: the same size in another order must differ."""
+
+    def layout(*fields: tuple[str, int, float]) -> Layout:
+        lay = Layout()
+        for name, size, high in fields:
+            lay.add(name, size, name, high=high)
+        return lay
+
+    base = layout(("a", 2, 1.0), ("b", 3, 1.0))
+    assert base.fingerprint() == layout(("a", 2, 1.0), ("b", 3, 1.0)).fingerprint()
+    assert base.fingerprint() != layout(("b", 3, 1.0), ("a", 2, 1.0)).fingerprint()
+    assert base.fingerprint() != layout(("a", 2, 1.0), ("b", 3, 2.0)).fingerprint()

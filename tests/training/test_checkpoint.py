@@ -120,3 +120,25 @@ def test_masked_actions_are_never_chosen(toy_checkpoint: Path) -> None:
     action, logp, entropy, _ = model.get_action_and_value(obs, mask)
     assert torch.equal(action, torch.arange(200) % 3)
     assert torch.allclose(logp, torch.zeros(200)) and torch.allclose(entropy, torch.zeros(200))
+
+
+def test_checkpoint_records_the_observation_layout(toy_checkpoint: Path) -> None:
+    """The metadata holds the encoder's fingerprint (names, positions, bounds)."""
+    from choco_envs.registry import make_game
+
+    meta = read_metadata(toy_checkpoint)
+    assert (
+        meta["observation_layout"]
+        == make_game(ENV_ID, **meta["options"]).encoder(meta["encoder"]).fingerprint()
+    )
+
+
+def test_same_size_but_reordered_observation_is_refused(
+    toy_checkpoint: Path, tmp_path: Path
+) -> None:
+    """A checkpoint trained on another layout of the same size is refused, naming both."""
+    moved = _rewrite_metadata(
+        toy_checkpoint, tmp_path / "moved.safetensors", observation_layout="0123456789abcdef-4"
+    )
+    with pytest.raises(CheckpointError, match="observation layout 0123456789abcdef-4"):
+        load_policy(moved, ENV_ID)
