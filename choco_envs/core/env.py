@@ -279,7 +279,7 @@ class ChocoAECEnv(AECEnv):
         return self.game.score_breakdown(self.state_)
 
     def close(self) -> None:
-        pass
+        """Nothing to release: the env holds no files, windows or processes."""
 
     # ------------------------------------------------------------------ records
     def save(self) -> dict[str, Any]:

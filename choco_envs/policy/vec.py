@@ -179,7 +179,7 @@ class GameVec:
         return self._decisions(finished)
 
     def close(self) -> None:
-        pass
+        """Nothing to release: in-process games hold no workers."""
 
 
 def _worker(conn: Any, kwargs: dict[str, Any]) -> None:
