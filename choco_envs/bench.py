@@ -108,9 +108,7 @@ def deep_size(obj: Any, seen: set[int] | None = None) -> int:
         size += sum(deep_size(k, seen) + deep_size(v, seen) for k, v in obj.items())
     elif isinstance(obj, (list, tuple, set, frozenset)):
         size += sum(deep_size(x, seen) for x in obj)
-    elif isinstance(obj, np.ndarray):
-        pass  # getsizeof includes the data of an owning array
-    else:
+    elif not isinstance(obj, np.ndarray):  # getsizeof already counts an array's own data
         if hasattr(obj, "__dict__"):
             size += deep_size(vars(obj), seen)
         for slot in getattr(type(obj), "__slots__", ()):

@@ -16,6 +16,7 @@ A bad spec or option raises ConfigError naming the bad value and the allowed one
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import math
 from collections.abc import Callable
@@ -129,10 +130,8 @@ def parse_literal(text: str) -> Any:
     if lowered == "none":
         return None
     for kind in (int, float):
-        try:
+        with contextlib.suppress(ValueError):  # not this kind: try the next, else text
             return kind(text)
-        except ValueError:
-            pass
     return text
 
 

@@ -14,6 +14,7 @@ processes (each holding a ``GameVec``) with the same interface.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing as mp
 import random
 from collections.abc import Callable, Sequence
@@ -251,9 +252,8 @@ class ProcVec:
 
     def close(self) -> None:
         for conn in self.conns:
-            try:
+            # a worker that already exited has closed its pipe: nothing left to tell it
+            with contextlib.suppress(BrokenPipeError, OSError):
                 conn.send(("close", None))
-            except (BrokenPipeError, OSError):
-                pass
         for proc in self.procs:
             proc.join(timeout=5)
