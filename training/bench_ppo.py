@@ -5,7 +5,8 @@ MaskablePPO through SingleAgentEnv, on the same env and machine, in one run.
 
 Both collect and learn (the same MLP sizes, 2048 learner steps per rollout, 4 epochs of
 4 minibatches). Timed: self-play's whole ``train`` call (env and network setup included),
-MaskablePPO's ``learn`` call; module imports are done before, for both.
+MaskablePPO's ``learn`` call; module imports (torch's lazy optimizer imports included)
+are done before, for both.
 Env steps count every action applied to a game, whoever took it (the learner's or a
 bot's); learner steps count the decisions trained on. Self-play runs pure self-play (every
 seat is the learner); MaskablePPO plays against random bots (the cheapest opponent).
@@ -109,7 +110,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     a = parser.parse_args(argv)
     import sb3_contrib  # noqa: F401  (imports are not timed, for either trainer)
-    import torch  # noqa: F401
+    import torch
+
+    # The first optimizer built in a process imports torch._dynamo (seconds). MaskablePPO
+    # builds its optimizer before learn() (untimed); build one here so that self-play's
+    # timed train() does not pay that import either: imports are untimed for both.
+    torch.optim.Adam([torch.zeros(1, requires_grad=True)])
 
     with tempfile.TemporaryDirectory() as tmp:
         ours = bench_selfplay(a.env_id, a.steps, a.num_envs, Path(tmp))

@@ -101,6 +101,20 @@ class Args:
     save_path: str = ""
     """final checkpoint (default: runs/<run_name>/final.safetensors); the one of the last
     periodic evaluation is runs/<run_name>/latest.safetensors"""
+    imitate: str = ""
+    """teacher bot for an imitation warm start before PPO (e.g. greedy; empty: none):
+    behaviour cloning with DAgger rounds, choco_envs.policy.imitation"""
+    imitate_rounds: int = 4
+    """imitation rounds: in round 0 the teacher plays; in later rounds (DAgger) the network
+    plays its seat and the teacher labels every decision it meets"""
+    imitate_games: int = 1000
+    """games per imitation round (one seat rotates as the network's seat)"""
+    imitate_epochs: int = 6
+    """epochs over all imitation data after each round"""
+    imitate_opponents: dict = field(default_factory=lambda: {"greedy": 0.7, "random": 0.3})
+    """bots in the other seats of imitation games, with their relative weights"""
+    imitate_lr: float = 1e-3
+    """Adam learning rate of imitation (annealed to 0 over each round's epochs)"""
     resume: str = ""
     """checkpoint to continue training from (weights and step count; total_timesteps
     counts its steps too; the optimizer state and the league pool start afresh)"""
@@ -165,6 +179,54 @@ def checkpoint_meta(
         "steps_trained": int(steps),
         "arena": arena,
         "training": {"command": command, "args": dataclasses.asdict(args)},
+    }
+
+
+def imitation_warm_start(model: Any, args: Args, log: Any) -> dict[str, Any]:
+    """Fit ``model`` to the teacher ``args.imitate`` (behaviour cloning, then DAgger
+    rounds); log each round; return the arena evaluation of the result, the number of
+    decisions fitted and the held-out accuracy (for the checkpoint's metadata)."""
+    from choco_envs.policy.imitation import Demos, collect, fit
+
+    if args.imitate_rounds < 1:
+        raise ValueError(f"imitate_rounds={args.imitate_rounds}: imitation needs at least 1 round")
+    parts = []
+    for r in range(args.imitate_rounds):
+        t0 = time.time()
+        parts.append(
+            collect(
+                args.env_id,
+                args.options,
+                args.encoder,
+                args.imitate,
+                args.imitate_games,
+                args.seed + 50_000 + 1_000 * r,
+                student=model if r else None,
+                opponents=args.imitate_opponents,
+                margin_coef=args.margin_coef,
+            )
+        )
+        demos = Demos.concat(parts)
+        t1 = time.time()
+        stats = fit(model, demos, args.imitate_epochs, args.seed + r, args.imitate_lr)
+        arena = run_eval(model, args, args.eval_games, args.seed + 20_000 + r)
+        for opp, res in arena.items():
+            stats[f"imitation/win_rate_vs_{opp}"] = res["win_rate"]
+        stats["imitation/decisions"] = float(len(demos))
+        log(r, stats)
+        print(
+            f"imitation round {r}: {len(demos)} decisions ({t1 - t0:.0f} s playing, "
+            f"{time.time() - t1:.0f} s fitting), held-out accuracy "
+            f"{stats.get('imitation/holdout_accuracy', float('nan')):.3f}, win rate vs random "
+            f"{arena['random']['win_rate']:.3f}, vs greedy {arena['greedy']['win_rate']:.3f}",
+            flush=True,
+        )
+    model.train()
+    return {
+        "teacher": args.imitate,
+        "decisions": len(demos),
+        "holdout_accuracy": stats.get("imitation/holdout_accuracy"),
+        "arena": arena,
     }
 
 
@@ -272,6 +334,20 @@ def train(args: Args, command: str = "") -> Path:
             "|param|value|\n|-|-|\n"
             + "\n".join(f"|{k}|{v}|" for k, v in dataclasses.asdict(args).items()),
         )
+    imitation: dict[str, Any] | None = None
+    if args.imitate:
+
+        def log_round(r: int, stats: dict[str, float]) -> None:
+            if writer is not None:
+                for key, value in stats.items():
+                    writer.add_scalar(key, value, r)
+
+        imitation = imitation_warm_start(model, args, log_round)
+        save_checkpoint(
+            f"runs/{run_name}/imitation.safetensors",
+            model,
+            checkpoint_meta(args, game, steps_done, imitation["arena"], command),
+        )
     progress = None
     if args.progress:
         from tqdm import tqdm
@@ -288,7 +364,7 @@ def train(args: Args, command: str = "") -> Path:
     start, last_steps, update = time.time(), vec.steps, 0
     outcomes: dict[str, list[float]] = {}
     arena: dict[str, Any] = {}
-    num_updates = max(1, (args.total_timesteps - steps_done) // (n * args.num_steps))
+    num_updates = max(0, (args.total_timesteps - steps_done) // (n * args.num_steps))
     for update in range(1, num_updates + 1):
         if args.anneal_lr:  # to 0 at the end of the step budget or of the time budget
             done = (update - 1.0) / num_updates
@@ -387,6 +463,8 @@ def train(args: Args, command: str = "") -> Path:
     )
     meta = checkpoint_meta(args, game, steps_done + vec.steps, arena, command)
     meta["training"].update({"updates": update, "minutes": round((time.time() - start) / 60, 2)})
+    if imitation is not None:
+        meta["training"]["imitation"] = imitation
     save_checkpoint(save_path, model, meta)
     for opp, res in arena.items():
         if writer is not None:

@@ -13,7 +13,6 @@ from typing import Any
 import numpy as np
 import torch
 from torch import nn
-from torch.distributions import Categorical
 
 from choco_envs.core.errors import CheckpointError
 
@@ -102,10 +101,16 @@ class ActorCritic(nn.Module):
         """(action, log-prob, entropy, value); samples unless ``action`` is given or
         ``greedy`` picks the most likely legal action."""
         logits, value = self(obs, mask)
-        dist = Categorical(logits=logits)
+        # The Categorical distribution of the masked logits, computed directly (the same
+        # numbers as torch.distributions.Categorical, without its per-call bookkeeping):
+        # illegal actions have probability 0 and add 0 to the entropy.
+        logp_all = logits.log_softmax(-1)
+        probs = logp_all.exp()
         if action is None:
-            action = logits.argmax(-1) if greedy else dist.sample()
-        return action, dist.log_prob(action), dist.entropy(), value
+            action = logits.argmax(-1) if greedy else torch.multinomial(probs, 1).squeeze(-1)
+        logp = logp_all.gather(-1, action.unsqueeze(-1)).squeeze(-1)
+        entropy = -(probs * logp_all).sum(-1)
+        return action, logp, entropy, value
 
 
 def count_parameters(model: nn.Module) -> int:

@@ -74,11 +74,17 @@ def test_resume_and_worker_processes_with_three_players(tmp_path: Path) -> None:
     )
     meta = read_metadata(first)
     assert meta["options"]["num_players"] == 3 and meta["observation_shape"] == [27]
+    base["total_timesteps"] = meta["steps_trained"] + 300
     second = script.train(
         script.Args(**base, resume=str(first), save_path=str(tmp_path / "d.safetensors"))
     )
-    # total_timesteps counts the resumed steps too: the second run adds at least one update
+    # total_timesteps counts the resumed steps too: the second run adds what is left
     assert read_metadata(second)["steps_trained"] > meta["steps_trained"]
+    done = script.train(
+        script.Args(**base, resume=str(second), save_path=str(tmp_path / "e.safetensors"))
+    )
+    # a budget already spent adds no update (the resumed steps are kept as they were)
+    assert read_metadata(done)["steps_trained"] == read_metadata(second)["steps_trained"]
 
 
 def test_sb3_maskable_ppo_trains_through_the_wrapper(tmp_path: Path) -> None:
@@ -98,3 +104,29 @@ def test_choco_train_runs_the_shipped_config(tmp_path: Path) -> None:
         "choco train"
     )
     assert json.loads(json.dumps(meta)) == meta
+
+
+def test_imitation_warm_start_runs_before_ppo_and_is_recorded(tmp_path: Path) -> None:
+    """``imitate: greedy``: DAgger rounds fit the network to the toy's (perfect) greedy
+    teacher, the imitation checkpoint is saved, then PPO continues from it."""
+    args = [*TINY, "--env-id", ENV_ID, "--options", "stones=13", "--run-name", "imit",
+            "--imitate", "greedy", "--imitate-rounds", "2", "--imitate-games", "30",
+            "--imitate-epochs", "20", "--imitate-opponents", "random=1",
+            "--save-path", "i.safetensors"]  # fmt: skip
+    out = run_script("ppo_selfplay.py", args, tmp_path)
+    assert "imitation round 0:" in out and "imitation round 1:" in out
+    assert (tmp_path / "runs" / "imit" / "imitation.safetensors").is_file()
+    imitation = read_metadata(tmp_path / "i.safetensors")["training"]["imitation"]
+    assert imitation["teacher"] == "greedy" and imitation["decisions"] > 30
+    assert set(imitation["arena"]) == {"random", "greedy"}
+
+
+def test_imitation_refuses_zero_rounds(tmp_path: Path) -> None:
+    import pytest
+
+    script = load_training_script()
+    args = script.Args(env_id=ENV_ID, imitate="greedy", imitate_rounds=0, total_timesteps=0,
+                       track=False, progress=False, final_eval_games=0,
+                       save_path=str(tmp_path / "z.safetensors"))  # fmt: skip
+    with pytest.raises(ValueError, match="imitate_rounds=0"):
+        script.train(args)
