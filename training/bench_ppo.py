@@ -4,7 +4,7 @@ MaskablePPO through SingleAgentEnv, on the same env and machine, in one run.
     python training/bench_ppo.py --env-id chocolates_v0 --steps 100000
 
 Both collect and learn (the same MLP sizes, 2048 learner steps per rollout, 4 epochs of
-4 minibatches). Timed: self-play's whole ``train`` call (env and network setup included),
+4 minibatches, one torch thread). Timed: self-play's whole ``train`` call (env and network setup included),
 MaskablePPO's ``learn`` call; module imports (torch's lazy optimizer imports included)
 are done before, for both.
 Env steps count every action applied to a game, whoever took it (the learner's or a
@@ -116,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     # builds its optimizer before learn() (untimed); build one here so that self-play's
     # timed train() does not pay that import either: imports are untimed for both.
     torch.optim.Adam([torch.zeros(1, requires_grad=True)])
+    torch.set_num_threads(1)  # self-play's default (torch_threads=1), for MaskablePPO too
 
     with tempfile.TemporaryDirectory() as tmp:
         ours = bench_selfplay(a.env_id, a.steps, a.num_envs, Path(tmp))

@@ -30,12 +30,18 @@ def row(path: Path) -> str:
     minutes = training.get("minutes", "?")
     arena = meta.get("arena", {})
     mcts = next((k for k in arena if k.startswith("mcts")), None)
+    imitation = training.get("imitation")
+    warm = (
+        f" after imitating {imitation['teacher']} ({imitation['decisions']:,} decisions)"
+        if imitation
+        else ""
+    )
     shown = path.relative_to(REPO) if path.is_relative_to(REPO) else path
     return (
         f"| `{shown}` | {meta['env_id']} v{meta['version']} | {options} | "
         f"{_rate(arena, 'random')} | {_rate(arena, 'greedy')} | "
         f"{_rate(arena, mcts) + f' `{mcts}`' if mcts else '-'} | "
-        f"{meta['steps_trained']:,} steps, {minutes} min | {size:.2f} MB | "
+        f"{meta['steps_trained']:,} steps, {minutes} min{warm} | {size:.2f} MB | "
         f"`{training.get('command', '?')}` |"
     )
 
