@@ -1,5 +1,6 @@
 """Print the markdown table of checkpoints/README.md from the shipped checkpoints'
-metadata (no torch needed).
+metadata (no torch needed), and the "vs MCTS" column from checkpoints/mcts_arena.json
+(written by training/mcts_table.py).
 
     python training/checkpoint_table.py            # every checkpoints/*/*.safetensors
     python training/checkpoint_table.py PATH ...   # these checkpoints
@@ -7,12 +8,15 @@ metadata (no torch needed).
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
 from choco_envs.policy.checkpoint import read_metadata
 
 REPO = Path(__file__).resolve().parents[1]
+_MCTS_JSON = REPO / "checkpoints" / "mcts_arena.json"
+MCTS_RESULTS = json.loads(_MCTS_JSON.read_text()) if _MCTS_JSON.is_file() else {}
 
 
 def _rate(arena: dict, opponent: str) -> str:
@@ -30,6 +34,13 @@ def row(path: Path) -> str:
     minutes = training.get("minutes", "?")
     arena = meta.get("arena", {})
     mcts = next((k for k in arena if k.startswith("mcts")), None)
+    vs_mcts = "-"
+    if mcts:
+        vs_mcts = f"{_rate(arena, mcts)} `{mcts}`"
+    key = str(path.relative_to(REPO / "checkpoints")) if path.is_relative_to(REPO) else ""
+    if key in MCTS_RESULTS:  # written by training/mcts_table.py
+        r = MCTS_RESULTS[key]
+        vs_mcts = f"{r['win_rate']:.1%} ({r['games']} games) `{r['opponent']}`"
     imitation = training.get("imitation")
     warm = (
         f" after imitating {imitation['teacher']} ({imitation['decisions']:,} decisions)"
@@ -40,7 +51,7 @@ def row(path: Path) -> str:
     return (
         f"| `{shown}` | {meta['env_id']} v{meta['version']} | {options} | "
         f"{_rate(arena, 'random')} | {_rate(arena, 'greedy')} | "
-        f"{_rate(arena, mcts) + f' `{mcts}`' if mcts else '-'} | "
+        f"{vs_mcts} | "
         f"{meta['steps_trained']:,} steps, {minutes} min{warm} | {size:.2f} MB | "
         f"`{training.get('command', '?')}` |"
     )
