@@ -8,6 +8,7 @@ metadata (no torch needed), and the "vs MCTS" column from checkpoints/mcts_arena
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from pathlib import Path
@@ -38,8 +39,8 @@ def row(path: Path) -> str:
     if mcts:
         vs_mcts = f"{_rate(arena, mcts)} `{mcts}`"
     key = str(path.relative_to(REPO / "checkpoints")) if path.is_relative_to(REPO) else ""
-    if key in MCTS_RESULTS:  # written by training/mcts_table.py
-        r = MCTS_RESULTS[key]
+    r = MCTS_RESULTS.get(key)  # written by training/mcts_table.py, for this very file
+    if r and r.get("checkpoint_sha256") == hashlib.sha256(path.read_bytes()).hexdigest():
         vs_mcts = f"{r['win_rate']:.1%} ({r['games']} games) `{r['opponent']}`"
     imitation = training.get("imitation")
     warm = (
