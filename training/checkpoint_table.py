@@ -24,7 +24,8 @@ def _rate(arena: dict, opponent: str) -> str:
     result = arena.get(opponent)
     if not result:
         return "-"
-    return f"{result['win_rate']:.1%} ({int(result['games'])} games)"
+    games = result.get("games")
+    return f"{result['win_rate']:.1%}" + (f" ({int(games)} games)" if games else "")
 
 
 def row(path: Path) -> str:
