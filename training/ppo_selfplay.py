@@ -182,6 +182,15 @@ def checkpoint_meta(
     }
 
 
+def _bar(args: Args, total: int, desc: str, unit: str) -> Any:
+    """A tqdm progress bar when ``args.progress`` (else None)."""
+    if not args.progress:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit=unit, dynamic_ncols=True, leave=False)
+
+
 def imitation_warm_start(model: Any, args: Args, log: Any) -> dict[str, Any]:
     """Fit ``model`` to the teacher ``args.imitate`` (behaviour cloning, then DAgger
     rounds); log each round; return the arena evaluation of the result, the number of
@@ -193,6 +202,7 @@ def imitation_warm_start(model: Any, args: Args, log: Any) -> dict[str, Any]:
     parts = []
     for r in range(args.imitate_rounds):
         t0 = time.time()
+        bar = _bar(args, args.imitate_games, f"imitation round {r}: games", "game")
         parts.append(
             collect(
                 args.env_id,
@@ -204,11 +214,24 @@ def imitation_warm_start(model: Any, args: Args, log: Any) -> dict[str, Any]:
                 student=model if r else None,
                 opponents=args.imitate_opponents,
                 margin_coef=args.margin_coef,
+                progress=None if bar is None else lambda _done, b=bar: b.update(1),
             )
         )
+        if bar is not None:
+            bar.close()
         demos = Demos.concat(parts)
         t1 = time.time()
-        stats = fit(model, demos, args.imitate_epochs, args.seed + r, args.imitate_lr)
+        bar = _bar(args, args.imitate_epochs, f"imitation round {r}: fitting", "epoch")
+        stats = fit(
+            model,
+            demos,
+            args.imitate_epochs,
+            args.seed + r,
+            args.imitate_lr,
+            progress=None if bar is None else lambda _done, b=bar: b.update(1),
+        )
+        if bar is not None:
+            bar.close()
         arena = run_eval(model, args, args.eval_games, args.seed + 20_000 + r)
         for opp, res in arena.items():
             stats[f"imitation/win_rate_vs_{opp}"] = res["win_rate"]

@@ -147,10 +147,12 @@ def fit(
     batch_size: int = 512,
     vf_coef: float = 0.5,
     holdout: float = 0.05,
+    progress: Callable[[int], None] | None = None,
 ) -> dict[str, float]:
     """Cross-entropy on the teacher's actions (masked logits) plus ``vf_coef`` times the
     squared error of the value on the seat's return. Returns the losses and the
-    held-out accuracy (argmax == teacher's action) after the last epoch."""
+    held-out accuracy (argmax == teacher's action) after the last epoch. ``progress`` is
+    called with the number of epochs done after each one."""
     gen = torch.Generator().manual_seed(seed)
     n = len(demos)
     perm = torch.randperm(n, generator=gen)
@@ -183,6 +185,8 @@ def fit(
             "imitation/policy_loss": total_pi / max(1, len(order)),
             "imitation/value_loss": total_v / max(1, len(order)),
         }
+        if progress is not None:
+            progress(epoch + 1)
     model.eval()
     if n_val:
         with torch.no_grad():
