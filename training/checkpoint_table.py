@@ -8,12 +8,11 @@ metadata (no torch needed), and the "vs MCTS" column from checkpoints/mcts_arena
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 from pathlib import Path
 
-from choco_envs.policy.checkpoint import read_metadata
+from choco_envs.policy.checkpoint import file_sha256, read_metadata
 
 REPO = Path(__file__).resolve().parents[1]
 _MCTS_JSON = REPO / "checkpoints" / "mcts_arena.json"
@@ -41,7 +40,7 @@ def row(path: Path) -> str:
         vs_mcts = f"{_rate(arena, mcts)} `{mcts}`"
     key = str(path.relative_to(REPO / "checkpoints")) if path.is_relative_to(REPO) else ""
     r = MCTS_RESULTS.get(key)  # written by training/mcts_table.py, for this very file
-    if r and r.get("checkpoint_sha256") == hashlib.sha256(path.read_bytes()).hexdigest():
+    if r and r.get("checkpoint_sha256") == file_sha256(path):
         vs_mcts = f"{r['win_rate']:.1%} ({r['games']} games) `{r['opponent']}`"
     imitation = training.get("imitation")
     warm = (

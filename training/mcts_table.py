@@ -13,7 +13,6 @@ on any machine. Results go to ``checkpoints/mcts_arena.json``, keyed by checkpoi
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
 from pathlib import Path
@@ -23,14 +22,9 @@ REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "checkpoints" / "mcts_arena.json"
 
 
-def sha256(path: Path) -> str:
-    """The checkpoint file's hash: a result is shown only for the file it was measured on."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def evaluate(path: Path, mcts: str, games: int, seed: int, workers: int) -> dict[str, Any]:
     from choco_envs.arena import run_arena
-    from choco_envs.policy.checkpoint import read_metadata
+    from choco_envs.policy.checkpoint import file_sha256, read_metadata
 
     meta = read_metadata(path)
     options = {k: v for k, v in meta["options"].items() if k != "num_players"}
@@ -52,7 +46,7 @@ def evaluate(path: Path, mcts: str, games: int, seed: int, workers: int) -> dict
         "win_rate": mine["win_rate"],
         "win_rate_ci95": mine["win_rate_ci95"],
         "seed": seed,
-        "checkpoint_sha256": sha256(path),
+        "checkpoint_sha256": file_sha256(path),
         "command": "python training/mcts_table.py " + " ".join(sys.argv[1:]),
     }
 

@@ -23,6 +23,7 @@ observation or action sizes differ from the env it is asked to play.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import struct
 from pathlib import Path
@@ -69,6 +70,11 @@ def read_metadata(path: str | Path) -> dict[str, Any]:
         ) from err
     _check_fields(meta, path)
     return meta
+
+
+def file_sha256(path: str | Path) -> str:
+    """The SHA-256 of a checkpoint file: what results measured on one file are keyed by."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def _check_fields(meta: Any, path: Path) -> None:

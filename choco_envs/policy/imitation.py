@@ -9,8 +9,8 @@ own mistakes. Every round's data is kept and the network is refitted on all of i
 The teacher is a bot like any other: it sees an ``AgentView`` of its seat (the seat's
 observation, mask and a view that can only be determinized), so imitation learns nothing
 a seat may not know. The value head is fitted at the same time on the final return of
-the recorded seat (rank return plus ``margin_coef`` times the score margin, as in
-``GameVec``), so that PPO starts with a critic that already knows who is winning.
+the recorded seat (``vec.shaped_returns``: rank return plus ``margin_coef`` times the
+score margin, as in ``GameVec``), so that PPO starts with a critic that already knows who is winning.
 
 Used by ``training/ppo_selfplay.py`` (``imitate: greedy`` in a config).
 """
@@ -28,6 +28,7 @@ from torch import nn
 
 from choco_envs.bots.base import AgentView
 from choco_envs.policy.net import ActorCritic
+from choco_envs.policy.vec import shaped_returns
 
 
 @dataclass
@@ -50,16 +51,6 @@ class Demos:
             np.concatenate([p.action for p in parts]),
             np.concatenate([p.ret for p in parts]),
         )
-
-
-def _returns(game: Any, s: Any, margin_coef: float) -> list[float]:
-    returns = [float(r) for r in game.returns(s)]
-    if margin_coef:
-        scores = game.scores(s)
-        for p, own in enumerate(scores):
-            best = max(x for q, x in enumerate(scores) if q != p)
-            returns[p] += margin_coef * float(own - best)
-    return returns
 
 
 def collect(
@@ -125,7 +116,7 @@ def collect(
                         )
                     a = int(logits.argmax(-1).item())
             game.apply(s, a, rng)
-        final = _returns(game, s, margin_coef)
+        final = shaped_returns(game, s, margin_coef)
         rets.extend(final[p] for p in seats)
         assert len(rets) == len(acts) == start + len(seats)
         if progress is not None:

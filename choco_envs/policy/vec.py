@@ -44,6 +44,18 @@ class Decisions:
     finished: list[tuple[int, list[float], list[int]]] = field(default_factory=list)
 
 
+def shaped_returns(game: Any, s: Any, margin_coef: float) -> list[float]:
+    """Rank-based returns of a finished game, plus ``margin_coef`` x (own score - best
+    other score) for every seat (reward shaping; 0 leaves the rank returns)."""
+    returns = [float(r) for r in game.returns(s)]
+    if margin_coef:
+        scores = game.scores(s)
+        for p, own in enumerate(scores):
+            best_other = max(x for q, x in enumerate(scores) if q != p)
+            returns[p] += margin_coef * float(own - best_other)
+    return returns
+
+
 def make_bot(spec: str, env_id: str, seed: int | None) -> Bot:
     """A bot from the registry ``choco_envs.bots.make``."""
     from choco_envs.bots import make
@@ -140,14 +152,7 @@ class GameVec:
             self.steps += 1
 
     def _returns(self, s: Any) -> list[float]:
-        """Rank-based returns, plus ``margin_coef`` x (own score - best other score)."""
-        returns = [float(r) for r in self.game.returns(s)]
-        if self.margin_coef:
-            scores = self.game.scores(s)
-            for p, own in enumerate(scores):
-                best_other = max(x for q, x in enumerate(scores) if q != p)
-                returns[p] += self.margin_coef * float(own - best_other)
-        return returns
+        return shaped_returns(self.game, s, self.margin_coef)
 
     def _decisions(self, finished: list[tuple[int, list[float], list[int]]]) -> Decisions:
         n = self.num_envs

@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from choco_envs.policy.checkpoint import file_sha256
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -32,7 +34,7 @@ def test_mcts_table_plays_the_checkpoint_against_mcts(toy_checkpoint: Path) -> N
     assert 0.0 <= res["win_rate"] <= 1.0
     low, high = res["win_rate_ci95"]
     assert low <= res["win_rate"] <= high
-    assert res["checkpoint_sha256"] == table.sha256(toy_checkpoint)
+    assert res["checkpoint_sha256"] == file_sha256(toy_checkpoint)
 
 
 def test_checkpoint_table_shows_mcts_results_only_for_the_file_measured(
@@ -45,7 +47,7 @@ def test_checkpoint_table_shows_mcts_results_only_for_the_file_measured(
     table = load("checkpoint_table")
     monkeypatch.setattr(table, "REPO", repo)
     measured = {"win_rate": 0.25, "games": 8, "opponent": "mcts:simulations=9"}
-    digest = load("mcts_table").sha256(path)
+    digest = file_sha256(path)
     key = "toy_nim_v0/ppo.safetensors"
     monkeypatch.setattr(table, "MCTS_RESULTS", {key: {**measured, "checkpoint_sha256": digest}})
     assert "25.0% (8 games) `mcts:simulations=9`" in table.row(path)
