@@ -82,6 +82,9 @@ class Args:
     """sizes of the MLP hidden layers"""
     conv_channels: tuple = ()
     """channels of 3x3 conv layers before the MLP (planes encoder only)"""
+    board_actions: bool = False
+    """also score actions with a 1x1 conv over the last conv layer, at the board positions
+    the encoder's action planes give them (planes encoder, conv_channels; Le Chocolat)"""
     league_self_play: float = 0.6
     """probability that a non-learner seat is also played (and trained) by the learner"""
     league_past: float = 0.2
@@ -316,6 +319,7 @@ def train(args: Args, command: str = "") -> Path:
     into the checkpoint's metadata."""
     import torch
 
+    from choco_envs.core.errors import ConfigError
     from choco_envs.policy.checkpoint import load_policy, save_checkpoint
     from choco_envs.policy.net import ActorCritic, NetConfig
     from choco_envs.policy.selfplay import SeatRollout, SnapshotPool
@@ -329,6 +333,11 @@ def train(args: Args, command: str = "") -> Path:
     torch.set_num_threads(args.torch_threads)
     torch.distributions.Distribution.set_default_validate_args(False)  # masked logits are valid
     game = make_game(args.env_id, **args.options)
+    if args.board_actions and game.encoder(args.encoder).action_planes is None:
+        raise ConfigError(
+            f"board_actions: {args.env_id}'s {args.encoder!r} observation places no "
+            "actions on a board (use encoder planes of an env that has action planes)"
+        )
     roles = LeagueRoles(args.league_self_play, args.league_past, args.league_bots)
     vec = make_vec(args, roles, roles.bot_specs)
 
@@ -338,11 +347,15 @@ def train(args: Args, command: str = "") -> Path:
         model.train()
         steps_done = int(meta["steps_trained"])
     else:
+        encoder = game.encoder(args.encoder)
+        planes = encoder.action_planes
         config = NetConfig(
-            tuple(game.encoder(args.encoder).shape),
+            tuple(encoder.shape),
             game.num_actions,
             tuple(args.hidden),
             tuple(args.conv_channels),
+            len(planes.channels) if args.board_actions and planes else 0,
+            planes.index if args.board_actions and planes else (),
         )
         model = ActorCritic(config)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.learning_rate, eps=1e-5)

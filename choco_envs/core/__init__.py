@@ -1,6 +1,6 @@
 """The game protocol, the generic AEC adapter, encoders, errors and records."""
 
-from choco_envs.core.encoding import Encoder, Field, Layout
+from choco_envs.core.encoding import ActionPlanes, Encoder, Field, Layout
 from choco_envs.core.errors import (
     CheckpointError,
     ChocoError,
@@ -12,6 +12,7 @@ from choco_envs.core.game import Game, Rng, rank_returns
 from choco_envs.core.spec import GameSpec, Option
 
 __all__ = [
+    "ActionPlanes",
     "CheckpointError",
     "ChocoError",
     "ConfigError",

@@ -86,13 +86,34 @@ class Layout:
         return "\n".join(lines)
 
 
+@dataclass(frozen=True)
+class ActionPlanes:
+    """Where each action sits on the board of a ``(C, H, W)`` observation, for networks
+    that score actions with a convolution (one logit per board cell and channel).
+
+    ``index[a]`` is the flat position ``channel * H * W + row * W + col`` of action ``a``'s
+    logit, or -1 for an action that has no place on the board. Two actions may share a
+    position only if they are never legal together. ``channels`` names each channel.
+    """
+
+    channels: tuple[str, ...]
+    index: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if not self.channels:
+            raise ValueError("ActionPlanes needs at least one channel")
+        if any(not -1 <= i for i in self.index):
+            raise ValueError("ActionPlanes index entries must be -1 or a flat board position")
+
+
 class Encoder(Generic[S]):
     """Turns a state into what one seat may see.
 
     ``shape`` is the observation shape; ``layout`` names its parts along the first axis
     (for a flat vector, entries; for planes of shape (C, H, W), channels).
     ``fill(state, player, out)`` writes into a zeroed float32 array of that shape, and
-    every value stays within the bounds its layout field declares.
+    every value stays within the bounds its layout field declares. ``action_planes``
+    (planes encoders only, optional) places the actions on the board.
     """
 
     def __init__(
@@ -102,8 +123,10 @@ class Encoder(Generic[S]):
         layout: Layout,
         fill: Callable[[S, int, np.ndarray], None],
         description: str = "",
+        action_planes: ActionPlanes | None = None,
     ) -> None:
         self.name = name
+        self.action_planes = action_planes
         self.shape = shape
         self.layout = layout
         self._fill = fill
@@ -112,6 +135,12 @@ class Encoder(Generic[S]):
             raise ValueError(
                 f"encoder {name!r}: layout covers {layout.size} entries, shape is {shape}"
             )
+        if action_planes is not None:
+            if len(shape) != 3:
+                raise ValueError(f"encoder {name!r}: action planes need (C, H, W), got {shape}")
+            board = len(action_planes.channels) * shape[1] * shape[2]
+            if max(action_planes.index, default=-1) >= board:
+                raise ValueError(f"encoder {name!r}: an action plane index is off the board")
         low, high = layout.bounds()
         extra = (1,) * (len(shape) - 1)
         self.low = np.broadcast_to(low.reshape((-1, *extra)), shape).copy()

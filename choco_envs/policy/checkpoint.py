@@ -202,7 +202,12 @@ def load_policy(
             f"checkpoint {str(path)!r}: network input {list(config.obs_shape)} differs from "
             f"observation_shape {meta['observation_shape']}"
         )
-    model = ActorCritic(config)
+    if config.action_channels:
+        _check_action_planes(config, meta, path, options)
+    try:
+        model = ActorCritic(config)
+    except ValueError as err:
+        raise CheckpointError(f"checkpoint {str(path)!r}: malformed 'network': {err}") from err
     try:
         tensors = load_file(str(path), device="cpu")
         model.load_state_dict(tensors, strict=True)
@@ -210,6 +215,23 @@ def load_policy(
         raise CheckpointError(f"checkpoint {str(path)!r}: weights do not load: {err}") from err
     model.eval()
     return model, meta
+
+
+def _check_action_planes(
+    config: Any, meta: dict[str, Any], path: str | Path, options: dict[str, Any] | None
+) -> None:
+    """Refuse a board action head whose action positions are not the env's own."""
+    from choco_envs.registry import make_game
+
+    play_options = meta["options"] if options is None else options
+    planes = make_game(meta["env_id"], **play_options).encoder(meta["encoder"]).action_planes
+    now = None if planes is None else (len(planes.channels), planes.index)
+    if now != (config.action_channels, config.action_index):
+        raise CheckpointError(
+            f"checkpoint {str(path)!r} scores actions on a board of {config.action_channels} "
+            f"channels that {meta['env_id']}'s {meta['encoder']!r} observation no longer "
+            "lays out the same way (or at all); retrain it"
+        )
 
 
 def shipped_checkpoint(env_id: str, options: dict[str, Any] | None = None) -> Path:

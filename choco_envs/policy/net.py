@@ -1,6 +1,11 @@
 """The masked actor-critic network: an MLP over the flat observation, or a small conv
 stack over ``"planes"`` observations (C, H, W) followed by the same MLP.
 
+With ``action_channels`` (conv nets only), a 1x1 convolution over the last conv layer
+also scores every action that has a place on the board (the encoder's ``ActionPlanes``):
+those logits are added to the MLP's, so a move is judged from the board around it, the
+same way wherever it lies.
+
 Illegal actions get a logit of ``MASKED_LOGIT``, so they are never sampled nor chosen
 greedily, and they add nothing to the entropy.
 """
@@ -27,6 +32,10 @@ class NetConfig:
     num_actions: int
     hidden: tuple[int, ...] = (256, 256)
     conv_channels: tuple[int, ...] = field(default_factory=tuple)
+    #: channels of the board action head (0: none), and each action's flat position on it
+    #: (``ActionPlanes.index``; -1 for an action off the board)
+    action_channels: int = 0
+    action_index: tuple[int, ...] = field(default_factory=tuple)
 
     def to_json(self) -> dict[str, Any]:
         return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
@@ -40,6 +49,8 @@ class NetConfig:
                 num_actions=int(d["num_actions"]),
                 hidden=tuple(int(x) for x in d["hidden"]),
                 conv_channels=tuple(int(x) for x in d.get("conv_channels", ())),
+                action_channels=int(d.get("action_channels", 0)),
+                action_index=tuple(int(x) for x in d.get("action_index", ())),
             )
         except (KeyError, TypeError, ValueError) as err:
             raise CheckpointError(f"checkpoint metadata: malformed 'network' ({err!r})") from err
@@ -57,10 +68,16 @@ def _layer(layer: nn.Module, std: float = float(np.sqrt(2)), bias: float = 0.0) 
 class ActorCritic(nn.Module):
     """Shared torso, a policy head (logits over every action) and a value head."""
 
+    action_index: torch.Tensor | None
+
     def __init__(self, config: NetConfig) -> None:
         super().__init__()
         self.config = config
         layers: list[nn.Module] = []
+        self.action_conv: nn.Module | None = None
+        self.register_buffer("action_index", None, persistent=False)
+        if config.action_channels:
+            _check_action_head(config)
         if config.conv_channels:
             if len(config.obs_shape) != 3:
                 raise ValueError(
@@ -70,6 +87,13 @@ class ActorCritic(nn.Module):
             for c_out in config.conv_channels:
                 layers += [_layer(nn.Conv2d(c_in, c_out, 3, padding=1)), nn.ReLU()]
                 c_in = c_out
+            if config.action_channels:
+                self.action_conv = _layer(nn.Conv2d(c_in, config.action_channels, 1), std=0.01)
+                # index into the flattened board logits, with -1 (off the board) sent to
+                # an appended 0 column
+                board = config.action_channels * h * w
+                index = [board if i < 0 else i for i in config.action_index]
+                self.register_buffer("action_index", torch.tensor(index), persistent=False)
             layers.append(nn.Flatten())
             width = c_in * h * w
         else:
@@ -79,13 +103,23 @@ class ActorCritic(nn.Module):
             layers += [_layer(nn.Linear(width, size)), nn.Tanh()]
             width = size
         self.torso = nn.Sequential(*layers)
+        self.num_conv = 2 * len(config.conv_channels)  # conv + ReLU modules at the front
         self.actor = _layer(nn.Linear(width, config.num_actions), std=0.01)
         self.critic = _layer(nn.Linear(width, 1), std=1.0)
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Masked logits (B, A) and values (B,)."""
-        h = self.torso(obs)
-        logits = self.actor(h).masked_fill(~mask, MASKED_LOGIT)
+        if self.action_conv is None:
+            h = self.torso(obs)
+            logits = self.actor(h)
+        else:
+            board = self.torso[: self.num_conv](obs)
+            h = self.torso[self.num_conv :](board)
+            spatial = self.action_conv(board).flatten(1)
+            spatial = torch.cat([spatial, spatial.new_zeros(spatial.shape[0], 1)], dim=1)
+            assert self.action_index is not None
+            logits = self.actor(h) + spatial[:, self.action_index]
+        logits = logits.masked_fill(~mask, MASKED_LOGIT)
         return logits, self.critic(h).squeeze(-1)
 
     def get_value(self, obs: torch.Tensor) -> torch.Tensor:
@@ -111,6 +145,24 @@ class ActorCritic(nn.Module):
         logp = logp_all.gather(-1, action.unsqueeze(-1)).squeeze(-1)
         entropy = -(probs * logp_all).sum(-1)
         return action, logp, entropy, value
+
+
+def _check_action_head(config: NetConfig) -> None:
+    """ValueError unless the board action head fits the network and its input."""
+    if not config.conv_channels or len(config.obs_shape) != 3:
+        raise ValueError(
+            "action_channels needs a conv network over (C, H, W) observations "
+            f"(conv_channels={list(config.conv_channels)}, obs_shape={list(config.obs_shape)})"
+        )
+    if len(config.action_index) != config.num_actions:
+        raise ValueError(
+            f"action_index has {len(config.action_index)} entries, "
+            f"not one per action ({config.num_actions})"
+        )
+    board = config.action_channels * config.obs_shape[1] * config.obs_shape[2]
+    bad = [i for i in config.action_index if not -1 <= i < board]
+    if bad:
+        raise ValueError(f"action_index entries {bad[:5]} are off the {board}-logit board")
 
 
 def count_parameters(model: nn.Module) -> int:

@@ -142,3 +142,54 @@ def test_same_size_but_reordered_observation_is_refused(
     )
     with pytest.raises(CheckpointError, match="observation layout 0123456789abcdef-4"):
         load_policy(moved, ENV_ID)
+
+
+def _board_checkpoint(path: Path) -> Path:
+    """A tiny Le Chocolat policy that scores actions on the board."""
+    from choco_envs.policy.net import ActorCritic, NetConfig
+    from choco_envs.registry import make_game
+
+    game = make_game("le_chocolat_v0")
+    encoder = game.encoder("planes")
+    planes = encoder.action_planes
+    assert planes is not None
+    torch.manual_seed(0)
+    config = NetConfig(encoder.shape, game.num_actions, (8,), (4,), 3, planes.index)
+    meta = {
+        "env_id": "le_chocolat_v0",
+        "version": game.spec.version,
+        "options": dict(game.config),
+        "encoder": "planes",
+        "observation_shape": list(encoder.shape),
+        "num_actions": game.num_actions,
+        "steps_trained": 0,
+        "arena": {},
+        "training": {"command": "test"},
+    }
+    return save_checkpoint(path, ActorCritic(config), meta)
+
+
+def test_board_action_head_round_trips(tmp_path: Path) -> None:
+    path = _board_checkpoint(tmp_path / "board.safetensors")
+    model, meta = load_policy(path, "le_chocolat_v0")
+    assert meta["network"]["action_channels"] == 3
+    assert model.action_conv is not None
+    assert tuple(meta["network"]["action_index"]) == model.config.action_index
+
+
+def test_board_action_head_laid_out_otherwise_is_refused(tmp_path: Path) -> None:
+    """A checkpoint whose action positions are not the env's (the env's action planes
+    changed since) would score every move at the wrong place: refused."""
+    path = _board_checkpoint(tmp_path / "board.safetensors")
+    network = read_metadata(path)["network"]
+    shifted = network["action_index"][1:] + network["action_index"][:1]
+    moved = _rewrite_metadata(
+        path, tmp_path / "moved.safetensors", network={**network, "action_index": shifted}
+    )
+    with pytest.raises(CheckpointError, match="no longer lays out the same way"):
+        load_policy(moved, "le_chocolat_v0")
+    broken = _rewrite_metadata(
+        path, tmp_path / "broken.safetensors", network={**network, "action_channels": 2}
+    )
+    with pytest.raises(CheckpointError, match="board of 2 channels"):
+        load_policy(broken, "le_chocolat_v0")

@@ -36,3 +36,36 @@ def test_only_legal_actions_are_sampled_and_greedy_takes_the_best_legal_one() ->
     assert set(sampled.tolist()) == {1, 2, 4}
     best, *_ = model.get_action_and_value(obs, mask, greedy=True)
     assert set(best.tolist()) == {4}
+
+
+def test_board_head_adds_each_actions_board_logit_at_its_position() -> None:
+    """With ``action_channels`` the logit of action a is the MLP's plus the 1x1 conv's
+    output at ``action_index[a]`` (0 for -1, an action off the board)."""
+    torch.manual_seed(2)
+    index = (0, 7, 11, -1, 5)
+    config = NetConfig((3, 2, 3), 5, (8,), (4,), action_channels=2, action_index=index)
+    model = ActorCritic(config)
+    obs = torch.randn(6, 3, 2, 3)
+    mask = torch.ones(6, 5, dtype=torch.bool)
+    with torch.no_grad():
+        logits, _ = model(obs, mask)
+        h = model.torso(obs)
+        board = model.action_conv(model.torso[:2](obs)).flatten(1)
+        expected = model.actor(h) + torch.stack(
+            [board[:, i] if i >= 0 else torch.zeros(6) for i in index], dim=1
+        )
+    assert torch.allclose(logits, expected, atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"conv_channels": ()}, "needs a conv network"),
+        ({"action_index": (0, 1)}, "not one per action"),
+        ({"action_index": (0, 1, 12)}, "off the 12-logit board"),
+    ],
+)
+def test_board_head_that_does_not_fit_is_refused(kwargs: dict, message: str) -> None:
+    config = {"conv_channels": (4,), "action_channels": 2, "action_index": (0, 1, 2), **kwargs}
+    with pytest.raises(ValueError, match=message):
+        ActorCritic(NetConfig((3, 2, 3), 3, (8,), **config))

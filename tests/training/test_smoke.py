@@ -130,3 +130,33 @@ def test_imitation_refuses_zero_rounds(tmp_path: Path) -> None:
                        save_path=str(tmp_path / "z.safetensors"))  # fmt: skip
     with pytest.raises(ValueError, match="imitate_rounds=0"):
         script.train(args)
+
+
+def test_probe_chocolates_truth_prints_its_table(tmp_path: Path) -> None:
+    out = run_script(
+        "probe_chocolates_truth.py",
+        ["--games", "30", "--test-games", "5", "--epochs", "1"],
+        tmp_path,
+    )
+    assert "| base rate |" in out and "| beliefs display_truth |" in out
+    assert "| MLP on flat, best of 1 epochs |" in out
+
+
+def test_board_actions_train_and_refuse_an_env_without_action_planes(tmp_path: Path) -> None:
+    """``board_actions``: Le Chocolat's conv net scores actions on the board; an
+    observation with no action planes is refused before anything runs."""
+    script = load_training_script()
+    base = dict(
+        env_id="le_chocolat_v0", encoder="planes", conv_channels=(4,), hidden=(8,),
+        board_actions=True, total_timesteps=256, num_envs=4, num_steps=16, eval_every=0,
+        final_eval_games=0, track=False, progress=False,
+    )  # fmt: skip
+    path = script.train(script.Args(**base, save_path=str(tmp_path / "b.safetensors")))
+    assert read_metadata(path)["network"]["action_channels"] == 3
+    import pytest
+
+    from choco_envs.core.errors import ConfigError
+
+    flat = {**base, "encoder": "flat", "conv_channels": ()}
+    with pytest.raises(ConfigError, match="places no actions on a board"):
+        script.train(script.Args(**flat, save_path=str(tmp_path / "f.safetensors")))

@@ -1,4 +1,6 @@
-"""Chocolates encoders: ``"flat"`` (one vector) and ``"planes"`` (C, 4, 4).
+"""Chocolates encoders: ``"flat"`` (one vector), ``"planes"`` (C, 4, 4) and ``"beliefs"``
+(``flat`` plus what the table can work out about every prediction card: the chance that it
+is true, estimated from the face-up chocolates only; see ``beliefs.py``).
 
 Action codec (27 actions):
 
@@ -206,10 +208,77 @@ class ChocolatesEncoders:
         out.reshape(-1)[first : first + self.rest] = flat[self.rest0 :]
 
 
+def beliefs_layout(num_players: int) -> Layout:
+    """The ``flat`` layout followed by the belief fields."""
+    lay = Layout()
+    for f in flat_layout(num_players).fields:
+        lay.add(f.name, f.size, f.meaning, f.low, f.high)
+    lay.add(
+        "card_truth",
+        NUM_CARDS,
+        "per card id: estimated chance that its prediction is true, from the face-up "
+        "chocolates only (the share of random arrangements of the unseen ones)",
+    )
+    lay.add(
+        "display_truth", DISPLAY_SIZE, "card_truth of the card in each display slot (0 if empty)"
+    )
+    lay.add(
+        "display_side_value",
+        DISPLAY_SIZE * 2,
+        "3 slots x (true side, false side): expected points of the card with that side up "
+        "(points x (2 x chance right - 1)) / 10",
+        -1.0,
+        1.0,
+    )
+    lay.add(
+        "seat_expected_points",
+        num_players,
+        "per seat (own first): expected points of its prediction cards / 40",
+        -1.0,
+        1.0,
+    )
+    return lay
+
+
+class BeliefsEncoder:
+    """Fills the ``beliefs`` observation: ``flat``, then the belief fields."""
+
+    def __init__(self, game: ChocolatesGame, enc: ChocolatesEncoders) -> None:
+        from choco_envs.games.chocolates.beliefs import TruthEstimator
+
+        self.enc = enc
+        self.n = game.num_players
+        self.layout = beliefs_layout(self.n)
+        self.estimator = TruthEstimator(game.chocolates)
+        self.truth0 = self.layout["card_truth"].start
+        self.points = np.array(
+            [(c.true_points, c.false_points) for c in PREDICTION_CARDS], dtype=np.float32
+        )
+
+    def fill(self, s: ChocolatesState, player: int, out: np.ndarray) -> None:
+        self.enc.fill_flat(s, player, out[: self.truth0])
+        truth = self.estimator.truth_rates(s.layout, s.revealed)
+        right = np.stack([truth, 1.0 - truth], axis=1)  # chance each side is right
+        value = self.points * (2.0 * right - 1.0)  # (card, side): expected points
+        display = [truth[c] if c >= 0 else 0.0 for c in s.display]
+        sides = [v for c in s.display for v in (value[c] if c >= 0 else (0.0, 0.0))]
+        seats = [(player + rel) % self.n for rel in range(self.n)]
+        held = [sum(float(value[code // 2, code % 2]) for code in s.cards[p]) for p in seats]
+        i = self.truth0
+        out[i : i + NUM_CARDS] = truth
+        i += NUM_CARDS
+        out[i : i + DISPLAY_SIZE] = display
+        i += DISPLAY_SIZE
+        out[i : i + 2 * DISPLAY_SIZE] = np.asarray(sides, dtype=np.float32) / 10.0
+        i += 2 * DISPLAY_SIZE
+        out[i : i + self.n] = np.clip(np.asarray(held, dtype=np.float32) / 40.0, -1.0, 1.0)
+
+
 def build_encoders(game: ChocolatesGame) -> dict[str, Encoder[ChocolatesState]]:
-    """The ``flat`` and ``planes`` encoders for one configuration of ``game``."""
+    """The ``flat``, ``planes`` and ``beliefs`` encoders for one configuration of ``game``."""
     enc = ChocolatesEncoders(game)
     planes = enc.planes_layout()
+    beliefs = BeliefsEncoder(game, enc)
     return {
         "flat": Encoder(
             "flat",
@@ -224,5 +293,12 @@ def build_encoders(game: ChocolatesGame) -> dict[str, Encoder[ChocolatesState]]:
             planes,
             enc.fill_planes,
             "grid one-hots and region masks as 4x4 planes, the other features packed",
+        ),
+        "beliefs": Encoder(
+            "beliefs",
+            (beliefs.layout.size,),
+            beliefs.layout,
+            beliefs.fill,
+            "flat, then each card's estimated chance of being true and what it is worth",
         ),
     }

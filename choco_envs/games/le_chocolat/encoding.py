@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from choco_envs.core.encoding import Encoder, Layout
+from choco_envs.core.encoding import ActionPlanes, Encoder, Layout
 from choco_envs.games.le_chocolat import grid
 from choco_envs.games.le_chocolat.components import MAX_EACH_VP, MAX_MAJORITY_VP, MAX_SET_VP
 
@@ -232,6 +232,34 @@ class ObservationWriter:
         return layout
 
 
+def action_planes() -> ActionPlanes:
+    """Where the ``planes`` encoder puts each action on the 5x7 board (for convolutional
+    policy heads): a cut is scored at a cell of the chunk it cuts, beside the cut line,
+    so the same cut of the same chunk shape scores the same wherever it lies.
+
+    * split along vertical line ``k`` (between columns ``k`` and ``k+1``) of the chunk
+      whose top-left tile is at (row ``r``, column ``c``): channel 0 at (``r``, ``k``), the
+      chunk's top-row tile just left of the line;
+    * split along horizontal line ``6 + k`` (between rows ``k`` and ``k+1``): channel 1 at
+      (``k``, ``c``), the chunk's left-column tile just above the line;
+    * claim the chunk whose top-left tile is ``cell``: channel 2 at ``cell``.
+
+    Chunks never overlap, so two legal actions never share a position.
+    """
+    index = []
+    for cell in range(N):
+        r, c = divmod(cell, grid.WIDTH)
+        for line in range(grid.LINES):
+            if line < grid.VERTICAL_LINES:
+                index.append(r * grid.WIDTH + line)
+            else:
+                index.append(N + (line - grid.VERTICAL_LINES) * grid.WIDTH + c)
+    index += [2 * N + cell for cell in range(N)]
+    return ActionPlanes(
+        ("cut_right_of_cell", "cut_below_cell", "claim_chunk_at_cell"), tuple(index)
+    )
+
+
 def make_encoders(game: LeChocolatGame) -> dict[str, Encoder[LeChocolatState]]:
     """The ``"flat"`` and ``"planes"`` encoders of a game (their sizes follow its flavors)."""
     writer = ObservationWriter(game)
@@ -256,5 +284,6 @@ def make_encoders(game: LeChocolatGame) -> dict[str, Encoder[LeChocolatState]]:
         writer.planes_layout(),
         fill_planes,
         "grid planes, then every scalar as a constant plane, relative to the observer",
+        action_planes(),
     )
     return {"flat": flat, "planes": planes}
