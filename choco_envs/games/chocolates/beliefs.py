@@ -167,6 +167,7 @@ class TruthEstimator:
             self._cache.move_to_end(key)
             return hit
         rates = self._estimate(layout, revealed, key)
+        rates.flags.writeable = False  # shared by every caller of the cache
         self._cache[key] = rates
         if len(self._cache) > _CACHE_SIZE:
             self._cache.popitem(last=False)
