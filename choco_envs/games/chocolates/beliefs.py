@@ -25,6 +25,7 @@ from choco_envs.games.chocolates.components import (
     NUM_CHOCOLATES,
     NUM_SHAPES,
     NUM_TYPES,
+    PREDICTION_CARDS,
 )
 from choco_envs.games.chocolates.predictions import (
     BROWN,
@@ -147,6 +148,14 @@ def truth_matrix(layouts: np.ndarray) -> np.ndarray:
         (beside[:, :, None] == np.arange(NUM_TYPES)).any(axis=1).sum(axis=1) >= 4,
     ]
     return np.stack(columns, axis=1)
+
+
+def side_value(card: int, side: int, p_true: float) -> float:
+    """Expected points of holding ``card`` with ``side`` up (0 true, 1 false)."""
+    c = PREDICTION_CARDS[card]
+    if side == 0:
+        return c.true_points * (2 * p_true - 1)
+    return c.false_points * (1 - 2 * p_true)
 
 
 class TruthEstimator:

@@ -244,26 +244,32 @@ class BeliefsEncoder:
     """Fills the ``beliefs`` observation: ``flat``, then the belief fields."""
 
     def __init__(self, game: ChocolatesGame, enc: ChocolatesEncoders) -> None:
-        from choco_envs.games.chocolates.beliefs import TruthEstimator
+        from choco_envs.games.chocolates.beliefs import TruthEstimator, side_value
+
+        self.side_value = side_value
 
         self.enc = enc
         self.n = game.num_players
         self.layout = beliefs_layout(self.n)
         self.estimator = TruthEstimator(game.chocolates)
         self.truth0 = self.layout["card_truth"].start
-        self.points = np.array(
-            [(c.true_points, c.false_points) for c in PREDICTION_CARDS], dtype=np.float32
-        )
 
     def fill(self, s: ChocolatesState, player: int, out: np.ndarray) -> None:
         self.enc.fill_flat(s, player, out[: self.truth0])
         truth = self.estimator.truth_rates(s.layout, s.revealed)
-        right = np.stack([truth, 1.0 - truth], axis=1)  # chance each side is right
-        value = self.points * (2.0 * right - 1.0)  # (card, side): expected points
         display = [truth[c] if c >= 0 else 0.0 for c in s.display]
-        sides = [v for c in s.display for v in (value[c] if c >= 0 else (0.0, 0.0))]
+        sides = [
+            self.side_value(c, side, float(truth[c])) if c >= 0 else 0.0
+            for c in s.display
+            for side in (0, 1)
+        ]
         seats = [(player + rel) % self.n for rel in range(self.n)]
-        held = [sum(float(value[code // 2, code % 2]) for code in s.cards[p]) for p in seats]
+        held = [
+            sum(
+                self.side_value(code // 2, code % 2, float(truth[code // 2])) for code in s.cards[p]
+            )
+            for p in seats
+        ]
         i = self.truth0
         out[i : i + NUM_CARDS] = truth
         i += NUM_CARDS

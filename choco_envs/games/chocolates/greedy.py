@@ -21,6 +21,7 @@ the sampled face-down chocolates):
 from __future__ import annotations
 
 from choco_envs.core.game import Rng
+from choco_envs.games.chocolates.beliefs import side_value
 from choco_envs.games.chocolates.components import GRID_CELLS, NUM_CHOCOLATES, PREDICTION_CARDS
 from choco_envs.games.chocolates.predictions import evaluate_all
 from choco_envs.games.chocolates.rules import REVEAL_BASE, ChocolatesGame, ChocolatesState
@@ -53,14 +54,6 @@ def truth_rates(game: ChocolatesGame, state: ChocolatesState, seat: int, rng: Rn
         for card, true in enumerate(evaluate_all(sample.layout)):
             counts[card] += true
     return [c / SAMPLES for c in counts]
-
-
-def side_value(card: int, side: int, p_true: float) -> float:
-    """Expected points of holding ``card`` with ``side`` up (0 true, 1 false)."""
-    c = PREDICTION_CARDS[card]
-    if side == 0:
-        return c.true_points * (2 * p_true - 1)
-    return c.false_points * (1 - 2 * p_true)
 
 
 def expected_score(state: ChocolatesState, seat: int, truth: list[float]) -> float:
