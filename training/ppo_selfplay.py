@@ -320,7 +320,7 @@ def train(args: Args, command: str = "") -> Path:
     import torch
 
     from choco_envs.core.errors import ConfigError
-    from choco_envs.policy.checkpoint import load_policy, save_checkpoint
+    from choco_envs.policy.checkpoint import load_policy, read_metadata, save_checkpoint
     from choco_envs.policy.net import ActorCritic, NetConfig
     from choco_envs.policy.selfplay import SeatRollout, SnapshotPool
     from choco_envs.policy.vec import LEARNER, PAST, LeagueRoles
@@ -333,6 +333,14 @@ def train(args: Args, command: str = "") -> Path:
     torch.set_num_threads(args.torch_threads)
     torch.distributions.Distribution.set_default_validate_args(False)  # masked logits are valid
     game = make_game(args.env_id, **args.options)
+    if args.resume:
+        trained_on = read_metadata(args.resume)["encoder"]
+        if trained_on != args.encoder:
+            raise ConfigError(
+                f"resume: {args.resume!r} was trained on the {trained_on!r} observation, "
+                f"but encoder is {args.encoder!r}; set encoder: {trained_on} (a flat policy "
+                "can be given a longer observation with training/widen_checkpoint.py)"
+            )
     if args.board_actions and game.encoder(args.encoder).action_planes is None:
         raise ConfigError(
             f"board_actions: {args.env_id}'s {args.encoder!r} observation places no "

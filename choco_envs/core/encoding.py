@@ -155,5 +155,10 @@ class Encoder(Generic[S]):
         self._fill(state, player, out)
         return out
 
+    def fill(self, state: S, player: int, out: np.ndarray) -> None:
+        """Write ``player``'s observation into ``out``, a zeroed float32 array of this
+        shape (or a view of one: an encoder that extends another fills its prefix)."""
+        self._fill(state, player, out)
+
     def __repr__(self) -> str:
         return f"Encoder({self.name!r}, shape={self.shape})"

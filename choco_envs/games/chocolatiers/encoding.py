@@ -222,9 +222,29 @@ def _classic_stack(n: int) -> int:
 
 
 def make_encoders(game: ChocolatiersGame) -> dict[str, Encoder[State]]:
-    """The "flat" and "planes" encoders of ``game``."""
+    """The "flat", "planes" and "derived" encoders of ``game``."""
     obs = ChocolatiersObserver(game)
-    return {"flat": _flat_encoder(obs), "planes": _planes_encoder(obs)}
+    flat = _flat_encoder(obs)
+    return {"flat": flat, "planes": _planes_encoder(obs), "derived": _derived_encoder(game, flat)}
+
+
+def _derived_encoder(game: ChocolatiersGame, flat: Encoder[State]) -> Encoder[State]:
+    """``"flat"``, then what the observer can work out from it (``derived.py``)."""
+    from choco_envs.games.chocolatiers.derived import DerivedFeatures
+
+    extra = DerivedFeatures(game)
+    lay = Layout()
+    for f in list(flat.layout.fields) + list(extra.layout.fields):
+        lay.add(f.name, f.size, f.meaning, f.low, f.high)
+    cut = flat.shape[0]
+
+    def fill(s: State, player: int, out: np.ndarray) -> None:
+        flat.fill(s, player, out[:cut])
+        extra.fill(s, player, out[cut:])
+
+    return Encoder(
+        "derived", (lay.size,), lay, fill, "the flat fields, then affordability and gains"
+    )
 
 
 def _flat_encoder(obs: ChocolatiersObserver) -> Encoder[State]:

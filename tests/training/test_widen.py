@@ -1,0 +1,119 @@
+"""Widening a flat MLP checkpoint to a longer observation that starts with its own
+(``choco_envs/policy/widen.py``, ``training/widen_checkpoint.py``)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+import torch
+
+from choco_envs.core.errors import ConfigError
+from choco_envs.policy.checkpoint import file_sha256, load_policy, save_checkpoint
+from choco_envs.policy.net import ActorCritic, NetConfig
+from choco_envs.policy.widen import widen_checkpoint
+from choco_envs.registry import make_game
+
+OPTIONS = {"num_players": 2, "edition": "classic"}
+
+
+def flat_checkpoint(path: Path, conv: bool = False) -> Path:
+    game = make_game("chocolatiers_v0", **OPTIONS)
+    encoder = "planes" if conv else "flat"
+    shape = game.encoder(encoder).shape
+    torch.manual_seed(0)
+    model = ActorCritic(NetConfig(tuple(shape), game.num_actions, (16,), (4,) if conv else ()))
+    meta = {
+        "env_id": "chocolatiers_v0", "version": 0, "options": OPTIONS, "encoder": encoder,
+        "observation_shape": list(shape), "num_actions": game.num_actions,
+        "steps_trained": 7, "arena": {"greedy": {"win_rate": 0.25}},
+    }  # fmt: skip
+    return save_checkpoint(path, model, meta)
+
+
+def test_widened_policy_plays_exactly_as_before(tmp_path: Path) -> None:
+    """New inputs get zero weights: on every position the widened policy's logits and
+    value on ``"derived"`` equal the old ones on ``"flat"``; the file says where it came
+    from, and the env accepts it for the new observation."""
+    src = flat_checkpoint(tmp_path / "flat.safetensors")
+    out = widen_checkpoint(src, "derived", tmp_path / "wide.safetensors")
+    old, _ = load_policy(src)
+    new, meta = load_policy(out, "chocolatiers_v0", OPTIONS)
+    game = make_game("chocolatiers_v0", **OPTIONS)
+    assert meta["encoder"] == "derived"
+    assert meta["observation_shape"] == list(game.encoder("derived").shape)
+    assert meta["widened_from"]["sha256"] == file_sha256(src)
+    assert meta["steps_trained"] == 7 and meta["arena"] == {"greedy": {"win_rate": 0.25}}
+    rng = random.Random(3)
+    s = game.new_state(rng)
+    checked = 0
+    while not game.is_over(s) and checked < 40:
+        p = s.player
+        mask = torch.tensor(game.legal_mask(s))[None]
+        flat = torch.tensor(game.encoder("flat").encode(s, p))[None]
+        derived = torch.tensor(game.encoder("derived").encode(s, p))[None]
+        assert derived[0, flat.shape[1] :].abs().sum() > 0  # the new fields carry something
+        with torch.no_grad():
+            (l1, v1), (l2, v2) = old(flat, mask), new(derived, mask)
+        assert torch.allclose(l1, l2, atol=1e-6) and torch.allclose(v1, v2, atol=1e-6)
+        game.apply(s, rng.choice(game.legal_actions(s)), rng)
+        checked += 1
+    assert checked == 40
+
+
+def test_widening_is_refused_when_the_observation_does_not_extend(tmp_path: Path) -> None:
+    src = flat_checkpoint(tmp_path / "flat.safetensors")
+    with pytest.raises(ConfigError, match="'beliefs' is not an observation of chocolatiers_v0"):
+        widen_checkpoint(src, "beliefs", tmp_path / "x.safetensors")
+    with pytest.raises(ConfigError, match="'planes' is not flat"):
+        widen_checkpoint(src, "planes", tmp_path / "x.safetensors")
+    with pytest.raises(ConfigError, match="does not start with the fields of 'flat'"):
+        widen_checkpoint(src, "flat", tmp_path / "x.safetensors")
+    conv = flat_checkpoint(tmp_path / "conv.safetensors", conv=True)
+    with pytest.raises(ConfigError, match="convolutional policy"):
+        widen_checkpoint(conv, "derived", tmp_path / "x.safetensors")
+    assert not (tmp_path / "x.safetensors").exists()
+
+
+def test_widen_script_writes_the_file(tmp_path: Path) -> None:
+    import runpy
+    import sys
+
+    src = flat_checkpoint(tmp_path / "flat.safetensors")
+    script = Path(__file__).resolve().parents[2] / "training" / "widen_checkpoint.py"
+    argv = sys.argv
+    sys.argv = [
+        str(script),
+        str(src),
+        "--encoder",
+        "derived",
+        "--out",
+        str(tmp_path / "w.safetensors"),
+    ]
+    try:
+        with pytest.raises(SystemExit) as done:
+            runpy.run_path(str(script), run_name="__main__")
+    finally:
+        sys.argv = argv
+    assert done.value.code == 0
+    assert load_policy(tmp_path / "w.safetensors")[1]["encoder"] == "derived"
+
+
+def test_resume_with_another_encoder_is_refused(tmp_path: Path) -> None:
+    """Resuming a checkpoint on an observation it was not trained on is a ConfigError
+    before any game is played (same size or not)."""
+    from tests.training.test_smoke import load_training_script
+
+    script = load_training_script()
+    src = flat_checkpoint(tmp_path / "flat.safetensors")
+    args = script.Args(
+        env_id="chocolatiers_v0", options=OPTIONS, encoder="derived", resume=str(src),
+        total_timesteps=64, num_envs=2, num_steps=8, eval_every=0, final_eval_games=0,
+        track=False, progress=False, save_path=str(tmp_path / "r.safetensors"),
+    )  # fmt: skip
+    with pytest.raises(
+        ConfigError, match="trained on the 'flat' observation, but encoder is 'derived'"
+    ):
+        script.train(args)
+    assert not (tmp_path / "r.safetensors").exists()

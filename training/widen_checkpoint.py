@@ -1,0 +1,31 @@
+"""Widen a flat MLP checkpoint to a longer observation that starts with its own.
+
+    python training/widen_checkpoint.py checkpoints/chocolatiers_v0/ppo_classic.safetensors \
+        --encoder derived --out /tmp/classic_derived.safetensors
+
+The new input columns start at zero, so the widened policy plays exactly as before; train
+it further with ``choco train ... --encoder derived --resume <out>``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from choco_envs.policy.widen import widen_checkpoint
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("source", help="checkpoint trained on the shorter observation")
+    parser.add_argument("--encoder", required=True, help="the longer observation (e.g. derived)")
+    parser.add_argument("--out", required=True, help="where to write the widened checkpoint")
+    args = parser.parse_args(argv)
+    path = widen_checkpoint(args.source, args.encoder, args.out)
+    print(f"wrote {path} (observation {args.encoder!r})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
