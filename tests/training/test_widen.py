@@ -66,13 +66,13 @@ def test_widening_is_refused_when_the_observation_does_not_extend(tmp_path: Path
     src = flat_checkpoint(tmp_path / "flat.safetensors")
     with pytest.raises(ConfigError, match="'beliefs' is not an observation of chocolatiers_v0"):
         widen_checkpoint(src, "beliefs", tmp_path / "x.safetensors")
-    with pytest.raises(ConfigError, match="'planes' is not flat"):
+    with pytest.raises(ConfigError, match="not an extension of 'flat'"):
         widen_checkpoint(src, "planes", tmp_path / "x.safetensors")
     with pytest.raises(ConfigError, match="does not start with the fields of 'flat'"):
         widen_checkpoint(src, "flat", tmp_path / "x.safetensors")
-    conv = flat_checkpoint(tmp_path / "conv.safetensors", conv=True)
-    with pytest.raises(ConfigError, match="convolutional policy"):
-        widen_checkpoint(conv, "derived", tmp_path / "x.safetensors")
+    planes = flat_checkpoint(tmp_path / "conv.safetensors", conv=True)
+    with pytest.raises(ConfigError, match=r"shape \(979,\), not an extension of 'planes'"):
+        widen_checkpoint(planes, "derived", tmp_path / "x.safetensors")
     assert not (tmp_path / "x.safetensors").exists()
 
 
@@ -117,3 +117,34 @@ def test_resume_with_another_encoder_is_refused(tmp_path: Path) -> None:
     ):
         script.train(args)
     assert not (tmp_path / "r.safetensors").exists()
+
+
+def test_a_conv_policy_with_a_board_head_widens_by_its_first_conv(tmp_path: Path) -> None:
+    """Le Chocolat: ``"derived"`` is ``"planes"`` plus 3 planes; the first conv layer gets
+    zero weights for them, the board action head is kept, and play is unchanged."""
+    game = make_game("le_chocolat_v0")
+    planes = game.encoder("planes")
+    index = planes.action_planes.index  # type: ignore[union-attr]
+    torch.manual_seed(1)
+    config = NetConfig(tuple(planes.shape), game.num_actions, (16,), (4, 4), 3, index)
+    meta = {
+        "env_id": "le_chocolat_v0", "version": 0, "options": {"num_players": 2},
+        "encoder": "planes", "observation_shape": list(planes.shape),
+        "num_actions": game.num_actions, "steps_trained": 1,
+    }  # fmt: skip
+    src = save_checkpoint(tmp_path / "p.safetensors", ActorCritic(config), meta)
+    out = widen_checkpoint(src, "derived", tmp_path / "d.safetensors")
+    old, _ = load_policy(src)
+    new, meta = load_policy(out, "le_chocolat_v0")
+    assert meta["network"]["action_channels"] == 3 and meta["encoder"] == "derived"
+    rng = random.Random(2)
+    s = game.new_state(rng)
+    while not game.is_over(s):
+        p = s.player
+        mask = torch.tensor(game.legal_mask(s))[None]
+        a = torch.tensor(planes.encode(s, p))[None]
+        b = torch.tensor(game.encoder("derived").encode(s, p))[None]
+        with torch.no_grad():
+            (l1, v1), (l2, v2) = old(a, mask), new(b, mask)
+        assert torch.allclose(l1, l2, atol=1e-5) and torch.allclose(v1, v2, atol=1e-5)
+        game.apply(s, rng.choice(game.legal_actions(s)), rng)

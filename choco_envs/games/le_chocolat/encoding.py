@@ -16,6 +16,7 @@ constant plane.
 
 from __future__ import annotations
 
+from random import Random
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from choco_envs.games.le_chocolat.rules import LeChocolatGame, LeChocolatState
 
 N = grid.CELLS
-OVER = 2  # rules.OVER, repeated to keep this module free of an import cycle
+SPLIT, OVER = 0, 2  # rules.SPLIT, rules.OVER, repeated to keep this module free of an import cycle
 
 
 def grid_channels(flavors: tuple[str, ...]) -> list[tuple[str, str, float, float]]:
@@ -286,4 +287,68 @@ def make_encoders(game: LeChocolatGame) -> dict[str, Encoder[LeChocolatState]]:
         "grid planes, then every scalar as a constant plane, relative to the observer",
         action_planes(),
     )
-    return {"flat": flat, "planes": planes}
+    return {"flat": flat, "planes": planes, "derived": _derived_encoder(game, planes)}
+
+
+#: the ``derived`` planes, one per action-plane channel (same positions)
+DERIVED_CHANNELS = (
+    ("cut_right_value", "vertical cuts at their action place: the greedy value"),
+    ("cut_below_value", "horizontal cuts at their action place: the greedy value"),
+    ("claim_value", "claims at the chunk's top-left tile: the greedy value"),
+)
+#: VP of lead per unit of a ``derived`` plane below the best action's 1
+VALUE_SCALE = 10.0
+
+
+def _derived_encoder(
+    game: LeChocolatGame, planes: Encoder[LeChocolatState]
+) -> Encoder[LeChocolatState]:
+    """``"planes"``, then for the seat to act, every legal action's value to the greedy
+    bot's one-ply lookahead (``greedy.split_value`` for splits, ``greedy.claim_gain`` for
+    claims), placed where ``action_planes`` scores that action: 1 for the best, 1 - (best
+    - value) / 10 for the others (not below 0), 0 off the legal actions and for a seat
+    that is not to act. The lookahead values tiles by what the observer knows (a tile it
+    has not seen counts as the average of those it has not seen), so nothing hidden
+    enters."""
+    from choco_envs.games.le_chocolat.greedy import Beliefs, claim_gain, split_value
+
+    place = planes.action_planes
+    assert place is not None
+    layout = Layout()
+    for f in planes.layout.fields:
+        layout.add(f.name, f.size, f.meaning, f.low, f.high)
+    for name, meaning in DERIVED_CHANNELS:
+        layout.add(name, 1, meaning)
+    base = planes.shape[0]
+    board = len(DERIVED_CHANNELS) * grid.HEIGHT * grid.WIDTH
+    split_limit = len(place.index) - N  # split actions come first, then the N claims
+    rng = Random(0)  # splitting draws nothing; apply wants an rng
+
+    def fill(s: LeChocolatState, p: int, out: np.ndarray) -> None:
+        planes.fill(s, p, out[:base])
+        if s.phase >= OVER or s.player != p:
+            return
+        card = game.card(s)
+        beliefs = Beliefs(game, s, p)
+        mine, theirs = beliefs.hand(s, p), beliefs.hand(s, 1 - p)
+        legal = game.legal_actions(s)
+        if s.phase == SPLIT:
+            values = [split_value(game, card, beliefs, s, a, mine, theirs, rng) for a in legal]
+        else:
+            values = [
+                claim_gain(card, beliefs, mine, theirs, s.chunk_at[a - split_limit]) for a in legal
+            ]
+        top = max(values)
+        extra = np.zeros(board, dtype=np.float32)
+        for a, v in zip(legal, values, strict=True):
+            extra[place.index[a]] = max(0.0, 1.0 - (top - v) / VALUE_SCALE)
+        out[base:] = extra.reshape(len(DERIVED_CHANNELS), grid.HEIGHT, grid.WIDTH)
+
+    return Encoder(
+        "derived",
+        (layout.size, grid.HEIGHT, grid.WIDTH),
+        layout,
+        fill,
+        "the planes, then each legal action's greedy value at its action place",
+        place,
+    )
