@@ -35,7 +35,8 @@ class Args:
     options: dict = field(default_factory=lambda: {"num_players": 2})
     """game options (num_players and rule options)"""
     encoder: str = "flat"
-    """observation encoder: flat, or planes (with conv_channels)"""
+    """observation encoder: flat, planes (with conv_channels), or an env's own (Chocolates'
+    beliefs, Chocolatiers' and Le Chocolat's derived; `choco_envs.make(env).unwrapped.game.encoders`)"""
     seed: int = 1
     """seed of the games, the league and torch"""
     total_timesteps: int = 500_000
