@@ -54,3 +54,18 @@ def test_checkpoint_table_shows_mcts_results_only_for_the_file_measured(
     # the same name, another file (retrained since): the stale result is not shown
     monkeypatch.setattr(table, "MCTS_RESULTS", {key: {**measured, "checkpoint_sha256": "0" * 64}})
     assert "mcts:simulations=9" not in table.row(path)
+
+
+def test_checkpoints_readme_table_is_the_shipped_files_own() -> None:
+    """Every figure in checkpoints/README.md's table comes from the file it names: each
+    shipped checkpoint's row, as ``training/checkpoint_table.py`` prints it from the
+    file's metadata and checkpoints/mcts_arena.json (for that very file), is in the
+    README verbatim, so a retrained file without a rerun table fails here."""
+    table = load("checkpoint_table")
+    readme = (REPO / "checkpoints" / "README.md").read_text()
+    shipped = sorted((REPO / "checkpoints").glob("*/*.safetensors"))
+    assert len(shipped) >= 5
+    for path in shipped:
+        row = table.row(path.resolve())
+        assert "(20 games)" in row, f"{path}: no MCTS result for this file; run mcts_table.py"
+        assert row in readme, f"{path}: rerun training/checkpoint_table.py into the README"
