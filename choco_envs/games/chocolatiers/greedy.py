@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+from choco_envs.games.chocolatiers.derived import cards_needed as derived_cards_needed
 from choco_envs.games.chocolatiers.rules import (
     BOX,
     BOX_RESERVED,
@@ -56,17 +57,9 @@ def greedy_action(game: ChocolatiersGame, state: State, rng: random.Random) -> i
 
 
 def cards_needed(hand: list[int], base: int, cost: list[int]) -> tuple[int, int]:
-    """(cards a cheapest payment uses, cards still missing to afford it)."""
-    used, missing, pairs = 0, 0, 0
-    for t in range(NT):
-        have, want = hand[base + t], cost[t]
-        used += min(have, want)
-        if have >= want:
-            pairs += (have - want) // 2
-        else:
-            missing += want - have
-    covered = min(pairs, missing)
-    return used + 2 * covered, missing - covered
+    """(cards a cheapest payment uses, cards still missing to afford it), for the hand
+    at ``hand[base:base + 6]`` (``derived.cards_needed``, shared with the observation)."""
+    return derived_cards_needed(tuple(hand[base : base + NT]), cost)
 
 
 def _tile_value(game: ChocolatiersGame, tile: int, used: int) -> float:

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from choco_envs.games.chocolatiers import ChocolatiersGame
+from choco_envs.games.chocolatiers.derived import cards_needed as derived_cards_needed
 from choco_envs.games.chocolatiers.derived import wild_gains
 from choco_envs.games.chocolatiers.greedy import (
     _best_placement,
@@ -74,6 +75,47 @@ def test_derived_is_flat_then_the_derived_fields(edition, players, size) -> None
             obs = derived.encode(s, p)
             assert np.array_equal(obs[: flat.shape[0]], flat.encode(s, p))
             assert (obs >= derived.low).all() and (obs <= derived.high).all()
+
+
+def cheapest_by_search(hand: list[int], cost: list[int]) -> tuple[int, int]:
+    """(fewest cards any legal payment uses, or None, fewest extra cards that would make
+    the tile payable), by trying every way: singles per type, the rest in pairs; extra
+    cards added one at a time until ``rules.payable`` says yes."""
+    import itertools
+
+    best = None
+    for singles in itertools.product(
+        *(range(min(h, c) + 1) for h, c in zip(hand, cost, strict=True))
+    ):
+        owed = sum(cost) - sum(singles)
+        pairs = sum((h - x) // 2 for h, x in zip(hand, singles, strict=True))
+        if pairs >= owed:
+            used = sum(singles) + 2 * owed
+            best = used if best is None else min(best, used)
+    missing = 0
+    while not any(
+        payable([h + extra.count(t) for t, h in enumerate(hand)], 0, cost)
+        for extra in itertools.combinations_with_replacement(range(NT), missing)
+    ):
+        missing += 1
+    return best, missing
+
+
+def test_cards_needed_is_the_cheapest_legal_payment() -> None:
+    """Rulebook (seed 000): "Each chocolate must be paid with one matching chocolate card
+    or with two cards of the same type". ``cards_needed`` (shared by the observation and
+    the greedy bot) gives the fewest cards a payment uses and the fewest cards missing,
+    as an exhaustive search over payments finds them."""
+    rng = random.Random(5)
+    game = ChocolatiersGame()
+    for _ in range(400):
+        hand = [rng.randrange(4) for _ in range(NT)]
+        cost = game.tile_cost[rng.randrange(len(game.tile_cost))]
+        used, missing = derived_cards_needed(tuple(hand), cost)
+        best, fewest = cheapest_by_search(hand, cost)
+        assert missing == fewest, (hand, cost)
+        if missing == 0:
+            assert used == best, (hand, cost)
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
