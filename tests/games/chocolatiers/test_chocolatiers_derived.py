@@ -77,7 +77,7 @@ def test_derived_is_flat_then_the_derived_fields(edition, players, size) -> None
             assert (obs >= derived.low).all() and (obs <= derived.high).all()
 
 
-def cheapest_by_search(hand: list[int], cost: list[int]) -> tuple[int, int]:
+def cheapest_by_search(hand: list[int], cost: list[int]) -> tuple[int | None, int]:
     """(fewest cards any legal payment uses, or None, fewest extra cards that would make
     the tile payable), by trying every way: singles per type, the rest in pairs; extra
     cards added one at a time until ``rules.payable`` says yes."""
