@@ -80,6 +80,24 @@ def with_one_more(hand: tuple[int, ...], cost: list[int]) -> list[tuple[int, int
     return out
 
 
+def group_score(cells: tuple[int, ...] | list[int]) -> int:
+    """The sum of squared largest groups (by type) of a Sampler: the greedy bot's
+    placement measure."""
+    return sum(g * g for g in largest_groups(list(cells)))
+
+
+def placement_score(
+    game: ChocolatiersGame, cells: tuple[int, ...] | list[int], tile: int, code: int
+) -> int:
+    """``group_score`` of the Sampler ``cells`` with ``tile`` put in frame slot code // 4,
+    rotated code % 4 quarter turns (place action ``PLACE + code``)."""
+    slot, rot = divmod(code, 4)
+    trial = list(cells)
+    for space, v in zip(SLOT_SPACES[slot], game.rotated[tile][rot], strict=True):
+        trial[space] = v
+    return group_score(trial)
+
+
 def wild_gains(cells: tuple[int, ...] | list[int]) -> list[int]:
     """Per Sampler space, the growth of the most-grown largest group (by type) if a wild
     went there, 0 where none may go: the greedy bot's ``_best_wild`` measure, for every
@@ -271,14 +289,11 @@ class DerivedFeatures:
         hit = self._place_cache.get(key)
         if hit is not None:
             return hit
-        before = sum(g * g for g in largest_groups(list(cells)))
+        before = group_score(cells)
         gain = np.zeros(36, dtype=np.float32)
         for slot in LEGAL_SLOTS[occ]:
             for rot in range(4):
-                trial = list(cells)
-                for space, v in zip(SLOT_SPACES[slot], self.game.rotated[tile][rot], strict=True):
-                    trial[space] = v
-                after = sum(g * g for g in largest_groups(trial))
+                after = placement_score(self.game, cells, tile, 4 * slot + rot)
                 gain[4 * slot + rot] = (after - before) / PLACE_SCALE
         gain = np.clip(gain, 0.0, 1.0)
         gain.flags.writeable = False

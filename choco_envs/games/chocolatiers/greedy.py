@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 from choco_envs.games.chocolatiers.derived import cards_needed as derived_cards_needed
+from choco_envs.games.chocolatiers.derived import placement_score, wild_gains
 from choco_envs.games.chocolatiers.rules import (
     BOX,
     BOX_RESERVED,
@@ -28,12 +29,9 @@ from choco_envs.games.chocolatiers.rules import (
     PLACE,
     PLACE_TILE,
     PLACE_WILD,
-    SLOT_SPACES,
     TAKE_MORE,
-    WILD,
     ChocolatiersGame,
     State,
-    largest_groups,
 )
 
 
@@ -128,15 +126,10 @@ def _most_plentiful(s: State, legal: list[int], offset: int) -> int:
 
 def _best_placement(game: ChocolatiersGame, s: State, legal: list[int]) -> int:
     """Where the tile grows the largest groups most (sum of squared group sizes)."""
-    base = s.player * 36
-    cells = s.cells[base : base + 36]
+    cells = s.cells[s.player * 36 : s.player * 36 + 36]
     best, best_value = legal[0], -1
     for a in legal:
-        slot, rot = divmod(a - PLACE, 4)
-        trial = cells[:]
-        for space, v in zip(SLOT_SPACES[slot], game.rotated[s.pending][rot], strict=True):
-            trial[space] = v
-        value = sum(g * g for g in largest_groups(trial))
+        value = placement_score(game, cells, s.pending, a - PLACE)
         if value > best_value:
             best, best_value = a, value
     return best
@@ -147,15 +140,10 @@ def _best_wild(s: State, legal: list[int]) -> tuple[int, int]:
     wilds = [a for a in legal if PLACE_WILD <= a < PLACE_WILD + 36]
     if not wilds:
         return -1, 0
-    p = s.player
-    cells = s.cells[p * 36 : p * 36 + 36]
-    now = s.groups[p * NT : p * NT + NT]
+    gains = wild_gains(s.cells[s.player * 36 : s.player * 36 + 36])
     best, best_gain = -1, 0
     for a in wilds:
-        trial = cells[:]
-        trial[a - PLACE_WILD] = WILD
-        after = largest_groups(trial)
-        gain = max(after[t] - now[t] for t in range(NT))
+        gain = gains[a - PLACE_WILD]
         if gain > best_gain:
             best, best_gain = a, gain
     return best, best_gain
