@@ -102,6 +102,10 @@ class Args:
     """games per evaluation opponent (duplicate deals, seats rotated)"""
     final_eval_games: int = 400
     """games per opponent in the final evaluation stored in the checkpoint"""
+    keep_best: bool = False
+    """end with the weights of the periodic evaluation that had the best mean win rate over
+    random and greedy (not the last update's); the final evaluation, on other deals, then
+    measures those weights. Saved as runs/<run_name>/best.safetensors as it goes"""
     save_path: str = ""
     """final checkpoint (default: runs/<run_name>/final.safetensors); the one of the last
     periodic evaluation is runs/<run_name>/latest.safetensors"""
@@ -330,6 +334,8 @@ def train(args: Args, command: str = "") -> Path:
     command = command or "python training/ppo_selfplay.py " + shlex.join(sys.argv[1:])
     run_name = args.run_name or f"{args.env_id}__ppo_selfplay__{args.seed}"
     save_path = Path(args.save_path or f"runs/{run_name}/final.safetensors")
+    if save_path.suffix != ".safetensors":  # refused before training, not after it
+        raise ConfigError(f"save_path {str(save_path)!r} must end in '.safetensors'")
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.torch_threads)
     torch.distributions.Distribution.set_default_validate_args(False)  # masked logits are valid
@@ -409,6 +415,7 @@ def train(args: Args, command: str = "") -> Path:
     start, last_steps, update = time.time(), vec.steps, 0
     outcomes: dict[str, list[float]] = {}
     arena: dict[str, Any] = {}
+    best: tuple[float, int, dict[str, Any]] | None = None  # (score, steps, weights)
     num_updates = max(0, (args.total_timesteps - steps_done) // (n * args.num_steps))
     for update in range(1, num_updates + 1):
         if args.anneal_lr:  # to 0 at the end of the step budget or of the time budget
@@ -484,6 +491,15 @@ def train(args: Args, command: str = "") -> Path:
                 model,
                 checkpoint_meta(args, game, steps, arena, command),
             )
+            score = float(np.mean([res["win_rate"] for res in arena.values()]))
+            if args.keep_best and (best is None or score > best[0]):
+                weights = {k: v.detach().clone() for k, v in model.state_dict().items()}
+                best = (score, steps, weights)
+                save_checkpoint(
+                    f"runs/{run_name}/best.safetensors",
+                    model,
+                    checkpoint_meta(args, game, steps, arena, command),
+                )
         if writer is not None:
             for key, value in stats.items():
                 writer.add_scalar(key, value, steps)
@@ -501,6 +517,11 @@ def train(args: Args, command: str = "") -> Path:
     if progress is not None:
         progress.close()
     model.eval()
+    kept = None
+    if best is not None:
+        model.load_state_dict(best[2])
+        kept = {"eval_mean_win_rate": round(best[0], 4), "at_step": best[1]}
+        print(f"keeping the weights of step {best[1]} (mean evaluation win rate {best[0]:.3f})")
     arena = (
         run_eval(model, args, args.final_eval_games, args.seed + 99_991)
         if args.final_eval_games
@@ -510,6 +531,8 @@ def train(args: Args, command: str = "") -> Path:
     meta["training"].update({"updates": update, "minutes": round((time.time() - start) / 60, 2)})
     if imitation is not None:
         meta["training"]["imitation"] = imitation
+    if kept is not None:
+        meta["training"]["kept_best"] = kept
     save_checkpoint(save_path, model, meta)
     for opp, res in arena.items():
         if writer is not None:

@@ -9,6 +9,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import pytest
+import torch
+
 from choco_envs.policy.checkpoint import read_metadata
 from tests.training.toy_nim import ENV_ID, REGISTRY_ENTRY
 
@@ -142,6 +146,24 @@ def test_probe_chocolates_truth_prints_its_table(tmp_path: Path) -> None:
     assert "| MLP on flat, best of 1 epochs |" in out
 
 
+def test_chocolates_tradeoff_plays_each_setting_and_refuses_a_bad_one(tmp_path: Path) -> None:
+    args = ["--confidences", "0.0", "1.0", "--games", "4", "--no-policy", "--json", "t.json"]
+    out = run_script("chocolates_tradeoff.py", args, tmp_path)
+    assert "| greedy, min_confidence 0.0 |" in out and "| greedy, min_confidence 1.0 |" in out
+    rows = json.loads((tmp_path / "t.json").read_text())
+    assert [r["player"] for r in rows] == [
+        "greedy, min_confidence 0.0",
+        "greedy, min_confidence 1.0",
+    ]
+    assert all(r[o]["games"] == 4 for r in rows for o in ("random", "greedy"))
+    bad = subprocess.run(
+        [sys.executable, str(REPO / "training" / "chocolates_tradeoff.py"), "--confidences", "2"],
+        capture_output=True,
+        text=True,
+    )
+    assert bad.returncode == 2 and "2.0 is not allowed; allowed: 0..1" in bad.stderr
+
+
 def test_board_actions_train_and_refuse_an_env_without_action_planes(tmp_path: Path) -> None:
     """``board_actions``: Le Chocolat's conv net scores actions on the board; an
     observation with no action planes is refused before anything runs."""
@@ -160,3 +182,37 @@ def test_board_actions_train_and_refuse_an_env_without_action_planes(tmp_path: P
     flat = {**base, "encoder": "flat", "conv_channels": ()}
     with pytest.raises(ConfigError, match="places no actions on a board"):
         script.train(script.Args(**flat, save_path=str(tmp_path / "f.safetensors")))
+
+
+def test_keep_best_ends_with_the_best_evaluated_weights(tmp_path: Path) -> None:
+    """``keep_best``: the saved weights are those of the periodic evaluation with the best
+    mean win rate (saved as runs/<run>/best.safetensors), not the last update's; the
+    final evaluation then measures them on other deals."""
+    from safetensors.torch import load_file
+
+    args = [*TINY, "--env-id", ENV_ID, "--eval-every", "2", "--run-name", "keep"]
+    out = run_script(
+        "ppo_selfplay.py", [*args, "--keep-best", "true", "--save-path", "k.safetensors"], tmp_path
+    )
+    assert "keeping the weights of step" in out
+    meta = read_metadata(tmp_path / "k.safetensors")
+    best_file = tmp_path / "runs" / "keep" / "best.safetensors"
+    best_meta = read_metadata(best_file)
+    kept = meta["training"]["kept_best"]
+    periodic = np.mean([r["win_rate"] for r in best_meta["arena"].values()])
+    assert kept["at_step"] == best_meta["steps_trained"]
+    assert kept["eval_mean_win_rate"] == round(float(periodic), 4)
+    final, best = load_file(tmp_path / "k.safetensors"), load_file(best_file)
+    assert final.keys() == best.keys()
+    assert all(torch.equal(final[k], best[k]) for k in final)
+
+
+def test_a_bad_save_path_is_refused_before_training(tmp_path: Path) -> None:
+    """The checkpoint suffix is checked before any step is played, not after the run."""
+    from choco_envs.core.errors import ConfigError
+
+    script = load_training_script()
+    args = script.Args(env_id=ENV_ID, save_path=str(tmp_path / "model.pt"), track=False)
+    with pytest.raises(ConfigError, match=r"model\.pt.*must end in '\.safetensors'"):
+        script.train(args)
+    assert not list(tmp_path.iterdir())

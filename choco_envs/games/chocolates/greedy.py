@@ -33,14 +33,23 @@ TAKE_THRESHOLD = 0.0
 MIN_CONFIDENCE = 0.85
 
 
-def greedy_action(game: ChocolatesGame, state: ChocolatesState, rng: Rng) -> int:
-    """The action of a beginner for the seat to act in ``state``."""
+def greedy_action(
+    game: ChocolatesGame,
+    state: ChocolatesState,
+    rng: Rng,
+    min_confidence: float = MIN_CONFIDENCE,
+) -> int:
+    """The action of a beginner for the seat to act in ``state``; ``min_confidence`` is
+    the least estimated chance that a taken card's chosen side is right (the bot's own
+    setting by default; ``training/chocolates_tradeoff.py`` varies it)."""
+    if not 0.0 <= min_confidence <= 1.0:
+        raise ValueError(f"min_confidence={min_confidence!r} is not allowed; allowed: 0..1")
     seat = game.current_player(state)
     if seat < 0:
         raise ValueError("greedy_action: the game is over, nobody is to act")
     truth = truth_rates(game, state, seat, rng)
     if game.can_take(state):
-        take = best_take(state, truth)
+        take = best_take(state, truth, min_confidence)
         if take is not None and not ends_behind(game, state, seat, truth, take):
             return take
     return choose_reveal(game, state, seat, truth, rng)
@@ -62,8 +71,11 @@ def expected_score(state: ChocolatesState, seat: int, truth: list[float]) -> flo
     return state.nougats[seat] + held
 
 
-def best_take(state: ChocolatesState, truth: list[float]) -> int | None:
-    """The take action with the best positive expectation (card side + nougats), if any."""
+def best_take(
+    state: ChocolatesState, truth: list[float], min_confidence: float = MIN_CONFIDENCE
+) -> int | None:
+    """The take action with the best positive expectation (card side + nougats) among the
+    sides right in at least ``min_confidence`` of the samples, if any."""
     best, best_value = None, TAKE_THRESHOLD
     for slot, card in enumerate(state.display):
         if card < 0:
@@ -71,7 +83,7 @@ def best_take(state: ChocolatesState, truth: list[float]) -> int | None:
         for side in (0, 1):
             confidence = 1 - truth[card] if side else truth[card]
             value = side_value(card, side, truth[card]) + state.display_nougats[slot]
-            if confidence >= MIN_CONFIDENCE and value > best_value:
+            if confidence >= min_confidence and value > best_value:
                 best, best_value = 2 * slot + side, value
     return best
 

@@ -29,6 +29,20 @@ def test_takes_a_card_it_is_sure_of_and_leaves_doubtful_ones() -> None:
     assert best_take(s, truth) == 3
 
 
+def test_min_confidence_sets_how_sure_a_take_must_be() -> None:
+    """A side right in 70% of the samples is taken at min_confidence 0.7, not at the
+    default 0.85; an out-of-range setting is refused with the allowed range."""
+    game = ChocolatesGame(num_players=2)
+    s = state_from(game, display=(0, 1, 2))
+    truth = [0.5] * 29
+    truth[1] = 0.3  # false side right with chance 0.7, worth 5 * 0.7 - 5 * 0.3 = 2
+    assert best_take(s, truth) is None
+    assert best_take(s, truth, 0.7) == 3
+    assert best_take(s, truth, 0.71) is None
+    with pytest.raises(ValueError, match=r"min_confidence=1\.5 .*allowed: 0\.\.1"):
+        greedy_action(game, s, random.Random(0), min_confidence=1.5)
+
+
 def test_greedy_never_plays_an_illegal_action_and_never_needs_the_truth() -> None:
     """It acts from a determinization of the seat's view, and its action is legal."""
     for players in (2, 3, 4):

@@ -1,0 +1,117 @@
+"""How patience trades wins against random for wins against greedy in Chocolates.
+
+    python training/chocolates_tradeoff.py                     # the table in checkpoints/README.md
+    python training/chocolates_tradeoff.py --confidences 0.6 0.85 --games 100 --plot t.png
+
+The Chocolates greedy bot takes a prediction card only when its chosen side is right in
+at least ``min_confidence`` of its sampled layouts (0.85 by default). This script plays
+that bot at several settings against ``random`` and against the default ``greedy`` in the
+arena (2 players, seats rotated, duplicate deals) and prints one row per setting, plus the
+shipped policy (``ppo``) for comparison. Low settings rush: they take cards early, end the
+game before greedy has collected, and lose more often to random's lucky cards; high
+settings wait for near-certain cards, which beats random and loses the race against
+greedy. The issue's targets ask for both (>= 95% against random, >= 60% against greedy).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+ENV_ID = "chocolates_v0"
+
+
+def make_patient_bot(min_confidence: float, seed: int | None) -> Any:
+    """The greedy bot with another ``min_confidence`` (module level, so it pickles)."""
+    from choco_envs.bots.base import AgentView, Bot
+    from choco_envs.games.chocolates.greedy import greedy_action
+
+    class PatientGreedy(Bot):
+        name = f"greedy:min_confidence={min_confidence}"
+
+        def act_view(self, view: AgentView) -> int:
+            state = view.determinize(self.rng)
+            return greedy_action(view.game, state, self.rng, min_confidence)
+
+    return PatientGreedy(seed)
+
+
+def rates(entrant: Any, opponent: str, games: int, seed: int, workers: int) -> dict[str, Any]:
+    """The win rate (with its 95% interval) of ``entrant`` against ``opponent``."""
+    from choco_envs.arena import run_arena
+
+    report = run_arena(
+        ENV_ID, [entrant, opponent], players=2, games=games, seed=seed, workers=workers,
+        progress=False,
+    )  # fmt: skip
+    row = report["bots"][0]
+    return {"win_rate": row["win_rate"], "ci95": row["win_rate_ci95"], "games": row["games"]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--confidences", type=float, nargs="+", default=[0.6, 0.7, 0.8, 0.85, 0.9, 0.95]
+    )
+    parser.add_argument("--games", type=int, default=300, help="games per pairing")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--no-policy", action="store_true", help="skip the shipped policy row")
+    parser.add_argument("--json", type=Path, help="write the rows as JSON")
+    parser.add_argument("--plot", type=Path, help="write a PNG of the trade-off")
+    args = parser.parse_args(argv)
+    for c in args.confidences:
+        if not 0.0 <= c <= 1.0:
+            parser.error(f"--confidences: {c} is not allowed; allowed: 0..1")
+    from choco_envs.arena.match import Entrant
+
+    entrants: list[tuple[str, Any]] = [
+        (f"greedy, min_confidence {c}", Entrant(f"patient{c}", partial(make_patient_bot, c)))
+        for c in args.confidences
+    ]
+    if not args.no_policy:
+        entrants.append(("shipped policy (ppo)", "ppo"))
+    rows = []
+    print("| player | vs random | vs greedy |\n|---|---|---|")
+    for label, entrant in entrants:
+        row = {"player": label}
+        for opp in ("random", "greedy"):
+            row[opp] = rates(entrant, opp, args.games, args.seed, args.workers)
+        rows.append(row)
+        cells = [
+            f"{100 * row[o]['win_rate']:.1f}% [{100 * row[o]['ci95'][0]:.1f}, "
+            f"{100 * row[o]['ci95'][1]:.1f}]"
+            for o in ("random", "greedy")
+        ]
+        print(f"| {label} | {cells[0]} | {cells[1]} |", flush=True)
+    print(f"({args.games} games a pairing, seed {args.seed}: {' '.join(sys.argv)})")
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1) + "\n")
+    if args.plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=(6, 4.5))
+        for row in rows:
+            x, y = 100 * row["random"]["win_rate"], 100 * row["greedy"]["win_rate"]
+            ax.scatter(x, y, color="tab:red" if row["player"].startswith("shipped") else "k")
+            ax.annotate(row["player"].replace("greedy, min_confidence ", ""), (x, y), fontsize=8)
+        ax.axvline(95, ls="--", color="grey")
+        ax.axhline(60, ls="--", color="grey")
+        ax.set_xlabel("win rate vs random (%)")
+        ax.set_ylabel("win rate vs greedy (%)")
+        ax.set_title("Chocolates, 2 players: patience vs the two targets")
+        fig.tight_layout()
+        fig.savefig(args.plot, dpi=120)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
