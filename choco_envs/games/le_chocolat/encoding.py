@@ -310,7 +310,7 @@ def _derived_encoder(
     that is not to act. The lookahead values tiles by what the observer knows (a tile it
     has not seen counts as the average of those it has not seen), so nothing hidden
     enters."""
-    from choco_envs.games.le_chocolat.greedy import Beliefs, claim_gain, split_value
+    from choco_envs.games.le_chocolat.greedy import Beliefs, claim_gain, lead, split_value
 
     place = planes.action_planes
     assert place is not None
@@ -335,8 +335,10 @@ def _derived_encoder(
         if s.phase == SPLIT:
             values = [split_value(game, card, beliefs, s, a, mine, theirs, rng) for a in legal]
         else:
+            before = lead(card, mine, theirs)
             values = [
-                claim_gain(card, beliefs, mine, theirs, s.chunk_at[a - split_limit]) for a in legal
+                claim_gain(card, beliefs, mine, theirs, s.chunk_at[a - split_limit], before)
+                for a in legal
             ]
         top = max(values)
         extra = np.zeros(board, dtype=np.float32)

@@ -63,6 +63,7 @@ class Beliefs:
                 vec[s.flavor[c]] = 1.0
             self.cell.append(vec)
         self.n = n
+        self._rects: dict[int, Counts] = {}
 
     def of_cells(self, cells: tuple[int, ...] | list[int]) -> Counts:
         out = [0.0] * self.n
@@ -70,24 +71,42 @@ class Beliefs:
             out = add(out, self.cell[c])
         return out
 
+    def of_rect(self, rect: int) -> Counts:
+        """``of_cells`` of chunk ``rect``'s cells (cached: the beliefs never change)."""
+        out = self._rects.get(rect)
+        if out is None:
+            out = self._rects[rect] = self.of_cells(grid.RECT_CELLS[rect])
+        return out
+
     def hand(self, s: LeChocolatState, seat: int) -> Counts:
         return self.of_cells([c for c in range(grid.CELLS) if s.owner[c] == seat])
 
 
 def claim_gain(
-    card: ScoringCard, beliefs: Beliefs, mine: Counts, theirs: Counts, rect: int
+    card: ScoringCard,
+    beliefs: Beliefs,
+    mine: Counts,
+    theirs: Counts,
+    rect: int,
+    before: float | None = None,
 ) -> float:
-    """How much claiming chunk ``rect`` raises the claimer's lead."""
-    after = add(mine, beliefs.of_cells(grid.RECT_CELLS[rect]))
-    return lead(card, after, theirs) - lead(card, mine, theirs) + TILE_BONUS * grid.SIZE[rect]
+    """How much claiming chunk ``rect`` raises the claimer's lead; ``before`` is
+    ``lead(card, mine, theirs)`` when the caller already has it (it is the same for
+    every chunk the claimer compares)."""
+    if before is None:
+        before = lead(card, mine, theirs)
+    after = add(mine, beliefs.of_rect(rect))
+    return lead(card, after, theirs) - before + TILE_BONUS * grid.SIZE[rect]
 
 
 def best_claim(
     card: ScoringCard, beliefs: Beliefs, s: LeChocolatState, mine: Counts, theirs: Counts
 ) -> tuple[float, int]:
     """(gain, top-left cell) of the best chunk of 3 or fewer tiles to claim."""
+    before = lead(card, mine, theirs)
     return max(
-        (claim_gain(card, beliefs, mine, theirs, s.chunk_at[c]), c) for c in s.claimable_cells()
+        (claim_gain(card, beliefs, mine, theirs, s.chunk_at[c], before), c)
+        for c in s.claimable_cells()
     )
 
 
@@ -106,7 +125,8 @@ def opponent_threat(
     )
     if not pieces:
         return 0.0
-    return max(claim_gain(card, beliefs, opp, me, r) for r in pieces)
+    before = lead(card, opp, me)
+    return max(claim_gain(card, beliefs, opp, me, r, before) for r in pieces)
 
 
 def greedy_action(game: LeChocolatGame, state: LeChocolatState, rng: Rng) -> int:
