@@ -3,6 +3,12 @@
 A game ships ``greedy_action(game, state, rng) -> int`` in the ``greedy`` module of the
 package that defines its Game class. The bot hands it a *determinized* state (hidden
 information resampled from the seat's view), never the true one.
+
+A game may also declare settings of its heuristic: ``OPTIONS`` in that module maps a
+keyword argument of ``greedy_action`` to ``(parse, doc)``, where ``parse(text)`` returns
+the value or raises ValueError saying what is allowed. They are given in the bot spec,
+``greedy:key=value,...`` (``choco_envs.bots.make``); without them the bot is the game's
+baseline ``greedy``.
 """
 
 from __future__ import annotations
@@ -37,6 +43,18 @@ def greedy_function(game_cls: type) -> GreedyFunction:
     return _GREEDY_BY_GAME[game_cls]
 
 
+def greedy_options(game_cls: type) -> dict[str, tuple[Callable[[str], Any], str]]:
+    """The settings a game's greedy heuristic declares (``OPTIONS``; empty if none)."""
+    _load_greedy(game_cls)
+    module = importlib.import_module(_module_name(game_cls))
+    return dict(getattr(module, "OPTIONS", {}))
+
+
+def _module_name(game_cls: type) -> str:
+    package = game_package(game_cls)
+    return f"{package}.greedy" if package else "greedy"
+
+
 def _load_greedy(game_cls: type) -> GreedyFunction:
     package = game_package(game_cls)
     module_name = f"{package}.greedy" if package else "greedy"
@@ -63,15 +81,26 @@ def greedy_move(game: Any, state: Any, rng: random.Random) -> int:
 
 
 class GreedyBot(Bot):
-    """Plays the game's greedy heuristic on a determinization of its view."""
+    """Plays the game's greedy heuristic on a determinization of its view; ``options``
+    are settings the game's heuristic declares (checked by ``choco_envs.bots.make``)."""
 
     name = "greedy"
+
+    def __init__(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        super().__init__(seed)
+        self.options = dict(options or {})
 
     def act_view(self, view: AgentView) -> int:
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
-        action = greedy_move(view.game, view.determinize(self.rng), self.rng)
+        state = view.determinize(self.rng)
+        if self.options:
+            action = int(
+                greedy_function(type(view.game))(view.game, state, self.rng, **self.options)
+            )
+        else:
+            action = greedy_move(view.game, state, self.rng)
         if not 0 <= action < len(view.mask) or not view.mask[action]:
             env_id = view.game.spec.env_id
             raise RuntimeError(

@@ -5,7 +5,7 @@ A spec is a kind, optionally followed by ``:`` and comma-separated ``key=value``
 | spec | bot |
 |---|---|
 | ``random`` | a uniformly random legal move |
-| ``greedy`` | the game's beginner heuristic (``<game package>.greedy``) |
+| ``greedy[:key=value...]`` | the game's beginner heuristic (``<game package>.greedy``), with the settings that game declares (``OPTIONS`` of that module; Chocolates has some) |
 | ``mcts[:simulations=N,time=S,c=C,rollout=random/greedy,epsilon=E]`` | determinized MCTS |
 | ``policy:PATH[,key=value...]`` | a trained checkpoint (``choco_envs.policy.bot.PolicyBot``) |
 | ``ppo[:key=value...]`` | the env's shipped checkpoint (from ``choco_envs.policy``) |
@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from choco_envs.bots.base import Bot
-from choco_envs.bots.greedy import GreedyBot
+from choco_envs.bots.greedy import GreedyBot, greedy_options
 from choco_envs.bots.human import HumanBot
 from choco_envs.bots.mcts import ROLLOUTS, MCTSBot
 from choco_envs.bots.random_bot import RandomBot
@@ -146,7 +146,9 @@ def make(
     policy bots, which check it against their checkpoint."""
     kind, rest = parse_spec(spec)
     bot: Bot
-    if kind in ("random", "greedy", "human"):
+    if kind == "greedy" and rest.strip():
+        bot = GreedyBot(seed=seed, options=greedy_settings(spec, rest, env_id))
+    elif kind in ("random", "greedy", "human"):
         parse_options(spec, kind, rest, {})
         bot = {"random": RandomBot, "greedy": GreedyBot, "human": HumanBot}[kind](seed=seed)
     elif kind == "mcts":
@@ -161,6 +163,20 @@ def make(
         bot = make_policy(spec, str(checkpoint), rest, env_id, seed)
     bot.name = spec.strip()
     return bot
+
+
+def greedy_settings(spec: str, text: str, env_id: str | None) -> dict[str, Any]:
+    """The ``greedy:key=value`` settings, checked against those the env's heuristic
+    declares (``OPTIONS`` in its greedy module)."""
+    if env_id is None:
+        raise ConfigError(
+            f"bot spec {spec!r}: greedy settings need an env_id (they are the game's)"
+        )
+    from choco_envs.registry import game_class
+
+    declared = greedy_options(game_class(env_id))
+    schema = {name: BotOption(name, parse, doc) for name, (parse, doc) in declared.items()}
+    return parse_options(spec, f"greedy of {env_id}", text, schema)
 
 
 def make_mcts(spec: str, text: str, seed: int | None) -> MCTSBot:

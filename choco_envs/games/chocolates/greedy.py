@@ -38,21 +38,81 @@ def greedy_action(
     state: ChocolatesState,
     rng: Rng,
     min_confidence: float = MIN_CONFIDENCE,
+    ahead_confidence: float | None = None,
+    ahead_margin: float = 0.0,
+    near_end_confidence: float | None = None,
+    final_confidence: float | None = None,
 ) -> int:
-    """The action of a beginner for the seat to act in ``state``; ``min_confidence`` is
-    the least estimated chance that a taken card's chosen side is right (the bot's own
-    setting by default; ``training/chocolates_tradeoff.py`` varies it)."""
-    if not 0.0 <= min_confidence <= 1.0:
-        raise ValueError(f"min_confidence={min_confidence!r} is not allowed; allowed: 0..1")
+    """The action of a beginner for the seat to act in ``state``.
+
+    The settings (``OPTIONS``; ``greedy:key=value`` in a bot spec) say how sure a take
+    must be: ``min_confidence`` is the least estimated chance that a taken card's chosen
+    side is right. The others are off (None) in the baseline bot: ``ahead_confidence``
+    replaces it while the seat's expected score leads every other by more than
+    ``ahead_margin`` (careful when ahead, bolder when not); ``near_end_confidence``
+    lowers it while another seat is one card from the limit (the end may come on its next
+    turn); ``final_confidence`` replaces it on the seat's last turn once the end is
+    triggered, when a take can no longer trigger the end, so it is not held back for
+    leaving the seat behind."""
+    for name, value in (
+        ("min_confidence", min_confidence),
+        ("ahead_confidence", ahead_confidence),
+        ("near_end_confidence", near_end_confidence),
+        ("final_confidence", final_confidence),
+    ):
+        if value is not None and not 0.0 <= value <= 1.0:
+            raise ValueError(f"{name}={value!r} is not allowed; allowed: 0..1")
     seat = game.current_player(state)
     if seat < 0:
         raise ValueError("greedy_action: the game is over, nobody is to act")
     truth = truth_rates(game, state, seat, rng)
     if game.can_take(state):
-        take = best_take(state, truth, min_confidence)
-        if take is not None and not ends_behind(game, state, seat, truth, take):
+        final = final_confidence is not None and state.final_turns >= 0
+        needed = min_confidence
+        if final:
+            needed = final_confidence  # type: ignore[assignment]
+        else:
+            if ahead_confidence is not None and lead(game, state, seat, truth) > ahead_margin:
+                needed = ahead_confidence
+            near = [p for p in range(game.num_players) if p != seat]
+            if near_end_confidence is not None and any(
+                len(state.cards[p]) + 1 >= game.card_limit for p in near
+            ):
+                needed = min(needed, near_end_confidence)
+        take = best_take(state, truth, needed)
+        if take is not None and (final or not ends_behind(game, state, seat, truth, take)):
             return take
     return choose_reveal(game, state, seat, truth, rng)
+
+
+def _confidence(text: str) -> float:
+    value = float(text)
+    if not 0.0 <= value <= 1.0:
+        raise ValueError("allowed: a number in [0, 1]")
+    return value
+
+
+def _points(text: str) -> float:
+    value = float(text)
+    if value != value or abs(value) == float("inf"):
+        raise ValueError("allowed: a finite number of points")
+    return value
+
+
+#: the settings of ``greedy_action`` a bot spec may give: ``greedy:min_confidence=0.8``
+OPTIONS = {
+    "min_confidence": (_confidence, "least chance that a taken side is right, in [0, 1]"),
+    "ahead_confidence": (_confidence, "the chance needed while ahead, in [0, 1]"),
+    "ahead_margin": (_points, "expected points of lead that count as ahead"),
+    "near_end_confidence": (_confidence, "the chance needed near the end, in [0, 1]"),
+    "final_confidence": (_confidence, "the chance needed on a final turn, in [0, 1]"),
+}
+
+
+def lead(game: ChocolatesGame, state: ChocolatesState, seat: int, truth: list[float]) -> float:
+    """The seat's expected score minus the best other seat's."""
+    others = [expected_score(state, p, truth) for p in range(game.num_players) if p != seat]
+    return expected_score(state, seat, truth) - max(others)
 
 
 def truth_rates(game: ChocolatesGame, state: ChocolatesState, seat: int, rng: Rng) -> list[float]:

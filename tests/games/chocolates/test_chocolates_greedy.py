@@ -85,3 +85,49 @@ def test_greedy_beats_random_in_most_two_player_games() -> None:
         scores = game.scores(s)
         wins += scores[seat] > scores[1 - seat]
     assert wins >= 80, f"greedy won {wins} of {games}"
+
+
+def _decide(monkeypatch: pytest.MonkeyPatch, state, **settings) -> int:
+    """greedy_action with the sampled truth rates fixed: every card even, except card 1
+    ('exactly 2 green'), whose false side (5 points) is right with chance 0.7."""
+    from choco_envs.games.chocolates import greedy
+
+    truth = [0.5] * 29
+    truth[1] = 0.3
+    monkeypatch.setattr(greedy, "truth_rates", lambda *args: truth)
+    return greedy_action(ChocolatesGame(num_players=2), state, random.Random(0), **settings)
+
+
+def test_ahead_confidence_applies_only_while_leading_by_the_margin(monkeypatch) -> None:
+    """'ahead_confidence replaces it while the seat's expected score leads every other by
+    more than ahead_margin'."""
+    s = state_from(ChocolatesGame(num_players=2), display=(0, 1, 2))
+    bold = {"min_confidence": 0.9, "ahead_confidence": 0.7}
+    assert _decide(monkeypatch, s, **bold) >= 6  # level: needs 0.9, reveals
+    s.nougats = [3, 0]
+    assert _decide(monkeypatch, s, **bold) == 3  # 3 ahead: 0.7 is enough, takes
+    assert _decide(monkeypatch, s, **bold, ahead_margin=3.0) >= 6  # not more than 3
+
+
+def test_near_end_confidence_applies_when_another_seat_is_one_card_short(monkeypatch) -> None:
+    """'near_end_confidence lowers it while another seat is one card from the limit'
+    (2 players: 4 cards)."""
+    s = state_from(ChocolatesGame(num_players=2), display=(0, 1, 2))
+    s.cards = [[], [20, 22]]
+    assert _decide(monkeypatch, s, near_end_confidence=0.7) >= 6  # two short: 0.85
+    s.cards = [[], [20, 22, 24]]
+    assert _decide(monkeypatch, s, near_end_confidence=0.7) == 3
+    assert _decide(monkeypatch, s) >= 6  # the baseline ignores it
+
+
+def test_final_confidence_applies_on_a_final_turn_even_when_behind(monkeypatch) -> None:
+    """'final_confidence replaces it on the seat's last turn once the end is triggered ...
+    it is not held back for leaving the seat behind'; the baseline is held back."""
+    s = state_from(ChocolatesGame(num_players=2), display=(0, 1, 2))
+    s.cards = [[20, 22, 24], [26, 28, 30, 32]]
+    s.nougats = [0, 9]
+    s.final_turns = 0
+    assert _decide(monkeypatch, s, min_confidence=0.7) >= 6  # 4th card, behind: held back
+    assert _decide(monkeypatch, s, final_confidence=0.7) == 3
+    s.final_turns = -1  # not a final turn: final_confidence does not apply
+    assert _decide(monkeypatch, s, final_confidence=0.7) >= 6
