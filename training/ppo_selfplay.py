@@ -103,9 +103,11 @@ class Args:
     final_eval_games: int = 400
     """games per opponent in the final evaluation stored in the checkpoint"""
     keep_best: bool = False
-    """end with the weights of the periodic evaluation that had the best mean win rate over
-    random and greedy (not the last update's); the final evaluation, on other deals, then
-    measures those weights. Saved as runs/<run_name>/best.safetensors as it goes"""
+    """end with the weights of the periodic evaluation that had the best weighted mean win
+    rate over random and greedy (not the last update's); the final evaluation, on other
+    deals, then measures those weights. Saved as runs/<run_name>/best.safetensors as it goes"""
+    keep_best_weights: dict = field(default_factory=lambda: {"random": 1.0, "greedy": 1.0})
+    """weights of the evaluation opponents' win rates in keep_best's mean"""
     save_path: str = ""
     """final checkpoint (default: runs/<run_name>/final.safetensors); the one of the last
     periodic evaluation is runs/<run_name>/latest.safetensors"""
@@ -172,6 +174,12 @@ def run_eval(model: Any, args: Args, games: int, seed: int) -> dict[str, dict[st
         opp: evaluate(model, args.env_id, args.options, args.encoder, opp, games, seed)
         for opp in ("random", "greedy")
     }
+
+
+def best_score(arena: dict[str, Any], weights: dict[str, float]) -> float:
+    """The keep_best criterion: the weighted mean of the evaluation win rates."""
+    total = sum(weights.get(opp, 0.0) for opp in arena)
+    return sum(weights.get(opp, 0.0) * res["win_rate"] for opp, res in arena.items()) / total
 
 
 def checkpoint_meta(
@@ -336,6 +344,16 @@ def train(args: Args, command: str = "") -> Path:
     save_path = Path(args.save_path or f"runs/{run_name}/final.safetensors")
     if save_path.suffix != ".safetensors":  # refused before training, not after it
         raise ConfigError(f"save_path {str(save_path)!r} must end in '.safetensors'")
+    weights = args.keep_best_weights
+    if (
+        set(weights) - {"random", "greedy"}
+        or not all(isinstance(w, (int, float)) and 0 <= w < float("inf") for w in weights.values())
+        or not sum(weights.values()) > 0
+    ):
+        raise ConfigError(
+            f"keep_best_weights {weights!r} is not allowed; allowed: weights >= 0 (not all 0) "
+            "for the evaluation opponents random and greedy"
+        )
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.torch_threads)
     torch.distributions.Distribution.set_default_validate_args(False)  # masked logits are valid
@@ -491,7 +509,7 @@ def train(args: Args, command: str = "") -> Path:
                 model,
                 checkpoint_meta(args, game, steps, arena, command),
             )
-            score = float(np.mean([res["win_rate"] for res in arena.values()]))
+            score = best_score(arena, args.keep_best_weights)
             if args.keep_best and (best is None or score > best[0]):
                 weights = {k: v.detach().clone() for k, v in model.state_dict().items()}
                 best = (score, steps, weights)
@@ -520,8 +538,12 @@ def train(args: Args, command: str = "") -> Path:
     kept = None
     if best is not None:
         model.load_state_dict(best[2])
-        kept = {"eval_mean_win_rate": round(best[0], 4), "at_step": best[1]}
-        print(f"keeping the weights of step {best[1]} (mean evaluation win rate {best[0]:.3f})")
+        kept = {
+            "eval_mean_win_rate": round(best[0], 4),
+            "weights": args.keep_best_weights,
+            "at_step": best[1],
+        }
+        print(f"keeping the weights of step {best[1]} (weighted evaluation win rate {best[0]:.3f})")
     arena = (
         run_eval(model, args, args.final_eval_games, args.seed + 99_991)
         if args.final_eval_games

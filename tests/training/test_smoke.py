@@ -146,22 +146,26 @@ def test_probe_chocolates_truth_prints_its_table(tmp_path: Path) -> None:
     assert "| MLP on flat, best of 1 epochs |" in out
 
 
-def test_chocolates_tradeoff_plays_each_setting_and_refuses_a_bad_one(tmp_path: Path) -> None:
-    args = ["--confidences", "0.0", "1.0", "--games", "4", "--no-policy", "--json", "t.json"]
-    out = run_script("chocolates_tradeoff.py", args, tmp_path)
-    assert "| greedy, min_confidence 0.0 |" in out and "| greedy, min_confidence 1.0 |" in out
+def test_chocolates_tradeoff_plays_each_bot_and_refuses_a_bad_spec(tmp_path: Path) -> None:
+    bots = ["greedy:min_confidence=0", "greedy:min_confidence=1"]
+    out = run_script(
+        "chocolates_tradeoff.py", ["--bots", *bots, "--games", "4", "--json", "t.json"], tmp_path
+    )
+    assert "| `greedy:min_confidence=0` |" in out and "| `greedy:min_confidence=1` |" in out
     rows = json.loads((tmp_path / "t.json").read_text())
-    assert [r["player"] for r in rows] == [
-        "greedy, min_confidence 0.0",
-        "greedy, min_confidence 1.0",
-    ]
+    assert [r["player"] for r in rows] == bots
     assert all(r[o]["games"] == 4 for r in rows for o in ("random", "greedy"))
     bad = subprocess.run(
-        [sys.executable, str(REPO / "training" / "chocolates_tradeoff.py"), "--confidences", "2"],
+        [
+            sys.executable,
+            str(REPO / "training" / "chocolates_tradeoff.py"),
+            "--bots",
+            "greedy:min_confidence=2",
+        ],
         capture_output=True,
         text=True,
     )
-    assert bad.returncode == 2 and "2.0 is not allowed; allowed: 0..1" in bad.stderr
+    assert bad.returncode == 2 and "min_confidence='2' is not allowed" in bad.stderr
 
 
 def test_board_actions_train_and_refuse_an_env_without_action_planes(tmp_path: Path) -> None:
@@ -216,3 +220,19 @@ def test_a_bad_save_path_is_refused_before_training(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"model\.pt.*must end in '\.safetensors'"):
         script.train(args)
     assert not list(tmp_path.iterdir())
+
+
+def test_keep_best_weights_weigh_the_opponents_and_are_checked(tmp_path: Path) -> None:
+    """The keep_best criterion is the weighted mean of the evaluation win rates; weights
+    for an opponent that is not evaluated, negative or all-zero weights are refused."""
+    from choco_envs.core.errors import ConfigError
+
+    script = load_training_script()
+    arena = {"random": {"win_rate": 0.9}, "greedy": {"win_rate": 0.5}}
+    assert script.best_score(arena, {"random": 1, "greedy": 1}) == pytest.approx(0.7)
+    assert script.best_score(arena, {"random": 3, "greedy": 1}) == pytest.approx(0.8)
+    assert script.best_score(arena, {"greedy": 1}) == pytest.approx(0.5)
+    for bad in ({"mcts": 1.0}, {"random": -1.0}, {"random": 0, "greedy": 0}):
+        args = script.Args(env_id=ENV_ID, keep_best_weights=bad, track=False)
+        with pytest.raises(ConfigError, match="keep_best_weights .* is not allowed"):
+            script.train(args)
