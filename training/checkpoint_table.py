@@ -48,6 +48,9 @@ def row(path: Path) -> str:
         if imitation
         else ""
     )
+    kept = training.get("kept_best")
+    if kept:  # keep_best: the file holds the weights of one periodic evaluation
+        warm += f", weights kept from step {kept['at_step']:,}"
     shown = path.relative_to(REPO) if path.is_relative_to(REPO) else path
     return (
         f"| `{shown}` | {meta['env_id']} v{meta['version']} | {options} | "

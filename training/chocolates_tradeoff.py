@@ -45,6 +45,41 @@ def rates(entrant: Any, opponent: str, games: int, seed: int, workers: int) -> d
     return {"win_rate": row["win_rate"], "ci95": row["win_rate_ci95"], "games": row["games"]}
 
 
+SHORT = {
+    "min_confidence": "min",
+    "ahead_confidence": "ahead",
+    "ahead_margin": "margin",
+    "near_end_confidence": "near",
+    "final_confidence": "final",
+}
+
+
+def plot(rows: list[dict[str, Any]], path: Path) -> None:
+    """Each bot's win rate against random (x) and greedy (y), with the two targets."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7.5, 5))
+    for row in rows:
+        x, y = 100 * row["random"]["win_rate"], 100 * row["greedy"]["win_rate"]
+        label = row["player"].removeprefix("greedy:")
+        for long, short in SHORT.items():
+            label = label.replace(long, short)
+        ax.scatter(x, y, color="k" if row["player"].startswith("greedy") else "tab:red")
+        ax.annotate(label, (x, y), fontsize=7, xytext=(4, 3), textcoords="offset points")
+    ax.axvline(95, ls="--", color="grey", label="targets: 95% vs random, 60% vs greedy")
+    ax.axhline(60, ls="--", color="grey")
+    ax.set_xlim(right=max(97.0, ax.get_xlim()[1]))
+    ax.set_xlabel("win rate vs random (%)")
+    ax.set_ylabel("win rate vs greedy (%)")
+    ax.set_title("Chocolates, 2 players: greedy settings and the shipped policy (red)")
+    ax.legend(loc="lower left", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bots", nargs="+", default=DEFAULT_BOTS, help="bot specs")
@@ -80,23 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1) + "\n")
     if args.plot:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        fig, ax = plt.subplots(figsize=(6, 4.5))
-        for row in rows:
-            x, y = 100 * row["random"]["win_rate"], 100 * row["greedy"]["win_rate"]
-            ax.scatter(x, y, color="k" if row["player"].startswith("greedy") else "tab:red")
-            ax.annotate(row["player"].replace("greedy:", ""), (x, y), fontsize=7)
-        ax.axvline(95, ls="--", color="grey")
-        ax.axhline(60, ls="--", color="grey")
-        ax.set_xlabel("win rate vs random (%)")
-        ax.set_ylabel("win rate vs greedy (%)")
-        ax.set_title("Chocolates, 2 players: patience vs the two targets")
-        fig.tight_layout()
-        fig.savefig(args.plot, dpi=120)
+        plot(rows, args.plot)
     return 0
 
 

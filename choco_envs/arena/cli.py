@@ -7,7 +7,8 @@ Reports per bot: win rate with a 95% Wilson interval (a shared first place count
 mean score, mean margin (own score minus the best other), Elo (a Bradley-Terry fit on all
 games) and OpenSkill (when installed), and a head-to-head table.
 
-Bot specs: random, greedy, mcts[:simulations=N,time=SECONDS,c=C,rollout=random|greedy],
+Bot specs: random, greedy[:SETTING=V,...] (settings a game's heuristic declares, e.g.
+Chocolates' min_confidence), mcts[:simulations=N,time=SECONDS,c=C,rollout=random|greedy],
 policy:PATH, ppo (the env's shipped checkpoint), human.
 
 example:

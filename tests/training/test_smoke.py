@@ -148,9 +148,9 @@ def test_probe_chocolates_truth_prints_its_table(tmp_path: Path) -> None:
 
 def test_chocolates_tradeoff_plays_each_bot_and_refuses_a_bad_spec(tmp_path: Path) -> None:
     bots = ["greedy:min_confidence=0", "greedy:min_confidence=1"]
-    out = run_script(
-        "chocolates_tradeoff.py", ["--bots", *bots, "--games", "4", "--json", "t.json"], tmp_path
-    )
+    args = ["--bots", *bots, "--games", "4", "--json", "t.json", "--plot", "t.png"]
+    out = run_script("chocolates_tradeoff.py", args, tmp_path)
+    assert (tmp_path / "t.png").read_bytes().startswith(b"\x89PNG")
     assert "| `greedy:min_confidence=0` |" in out and "| `greedy:min_confidence=1` |" in out
     rows = json.loads((tmp_path / "t.json").read_text())
     assert [r["player"] for r in rows] == bots
