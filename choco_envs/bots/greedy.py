@@ -57,7 +57,7 @@ def _module_name(game_cls: type) -> str:
 
 def _load_greedy(game_cls: type) -> GreedyFunction:
     package = game_package(game_cls)
-    module_name = f"{package}.greedy" if package else "greedy"
+    module_name = _module_name(game_cls)
     env_id = getattr(getattr(game_cls, "spec", None), "env_id", game_cls.__name__)
     try:
         module = importlib.import_module(module_name)

@@ -69,8 +69,8 @@ def greedy_action(
     if game.can_take(state):
         final = final_confidence is not None and state.final_turns >= 0
         needed = min_confidence
-        if final:
-            needed = final_confidence  # type: ignore[assignment]
+        if final_confidence is not None and state.final_turns >= 0:
+            needed = final_confidence
         else:
             if ahead_confidence is not None and lead(game, state, seat, truth) > ahead_margin:
                 needed = ahead_confidence
@@ -166,9 +166,7 @@ def choose_reveal(
     game: ChocolatesGame, state: ChocolatesState, seat: int, truth: list[float], rng: Rng
 ) -> int:
     """Reveal in the grid when ahead (to end sooner), beside it when behind."""
-    mine = expected_score(state, seat, truth)
-    others = [expected_score(state, p, truth) for p in range(game.num_players) if p != seat]
-    ahead = mine > max(others)
+    ahead = lead(game, state, seat, truth) > 0  # mine > max(others), exactly
     hidden = [pos for pos in range(NUM_CHOCOLATES) if not state.revealed[pos]]
     grid = [pos for pos in hidden if pos < GRID_CELLS]
     beside = [pos for pos in hidden if pos >= GRID_CELLS]
