@@ -354,6 +354,8 @@ def train(args: Args, command: str = "") -> Path:
             f"keep_best_weights {weights!r} is not allowed; allowed: weights >= 0 (not all 0) "
             "for the evaluation opponents random and greedy"
         )
+    if args.keep_best and not args.eval_every:
+        raise ConfigError("keep_best chooses among periodic evaluations: set eval_every > 0")
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.torch_threads)
     torch.distributions.Distribution.set_default_validate_args(False)  # masked logits are valid
@@ -511,8 +513,8 @@ def train(args: Args, command: str = "") -> Path:
             )
             score = best_score(arena, args.keep_best_weights)
             if args.keep_best and (best is None or score > best[0]):
-                weights = {k: v.detach().clone() for k, v in model.state_dict().items()}
-                best = (score, steps, weights)
+                snapshot = {k: v.detach().clone() for k, v in model.state_dict().items()}
+                best = (score, steps, snapshot)
                 save_checkpoint(
                     f"runs/{run_name}/best.safetensors",
                     model,

@@ -236,3 +236,6 @@ def test_keep_best_weights_weigh_the_opponents_and_are_checked(tmp_path: Path) -
         args = script.Args(env_id=ENV_ID, keep_best_weights=bad, track=False)
         with pytest.raises(ConfigError, match="keep_best_weights .* is not allowed"):
             script.train(args)
+    args = script.Args(env_id=ENV_ID, keep_best=True, eval_every=0, track=False)
+    with pytest.raises(ConfigError, match="keep_best chooses among periodic evaluations"):
+        script.train(args)
