@@ -239,3 +239,17 @@ def test_keep_best_weights_weigh_the_opponents_and_are_checked(tmp_path: Path) -
     args = script.Args(env_id=ENV_ID, keep_best=True, eval_every=0, track=False)
     with pytest.raises(ConfigError, match="keep_best chooses among periodic evaluations"):
         script.train(args)
+
+
+def test_observation_cost_times_each_encoder_and_the_greedy_move(tmp_path: Path) -> None:
+    args = ["--env", "chocolates_v0", "--encoder", "flat", "beliefs", "--games", "2"]
+    out = run_script("observation_cost.py", args, tmp_path)
+    for key in ("encoder:flat", "encoder:beliefs", "greedy"):
+        assert f"chocolates_v0 {key}: " in out and " ms a step" in out
+    bad = subprocess.run(
+        [sys.executable, str(REPO / "training" / "observation_cost.py"), "--env",
+         "chocolates_v0", "--encoder", "nope"],
+        capture_output=True,
+        text=True,
+    )  # fmt: skip
+    assert bad.returncode == 2 and "observation='nope' is not allowed" in bad.stderr
