@@ -48,6 +48,9 @@ if TYPE_CHECKING:
 #: the greedy bot's weights: a card used costs 0.4 points, a card missing 2.5
 USED_COST = 0.4
 MISSING_COST = 2.5
+#: the tuned greedy settings' weight of a card used (``greedy.STRONG``), for ``"contest"``
+STRONG_USED_COST = 1.2
+LEAD_SCALE = 10.0
 CARDS_SCALE = 8.0
 WILD_SCALE = 6.0
 PLACE_SCALE = 100.0
@@ -305,3 +308,136 @@ class DerivedFeatures:
         if len(cache) >= _CACHE_LIMIT:
             cache.clear()
         cache[key] = value
+
+
+# ---------------------------------------------------------------- the "contest" fields
+def contest_layout() -> Layout:
+    """The fields ``ContestFeatures`` writes (appended after ``"derived"``)."""
+    lay = Layout()
+    lay.add(
+        "place_lead",
+        36,
+        "per place action (slot x rotation, actions 66..101), for the seat placing a "
+        "tile: change of its Score tile lead (type Score tiles it would win less those a "
+        "single other seat would win) / 10 (0 for illegal placements and other seats)",
+        -1.0,
+        1.0,
+    )
+    lay.add(
+        "wild_lead",
+        36,
+        "per own Sampler space: change of the Score tile lead if a wild went there / 10 "
+        "(0 where none may go)",
+        -1.0,
+        1.0,
+    )
+    lay.add(
+        "take_gain_strong",
+        NT,
+        "per card type: take_gain with a card used costing 1.2 points (the tuned greedy "
+        "settings) instead of 0.4, / 2.5",
+        -1.0,
+        1.0,
+    )
+    return lay
+
+
+def score_tile_lead(
+    type_score: tuple[int, ...], mine: list[int], others: tuple[tuple[int, ...], ...]
+) -> float:
+    """Points of the type Score tiles a seat with largest groups ``mine`` would win, less
+    those a single other seat would win (``others``: each other seat's largest groups).
+    The rule: a Score tile goes to the single seat with the largest group; a tie, nobody."""
+    lead = 0.0
+    for t in range(NT):
+        col = [g[t] for g in others]
+        top = max(col)
+        if mine[t] > top:
+            lead += type_score[t]
+        elif top > mine[t] and col.count(top) == 1:
+            lead -= type_score[t]
+    return lead
+
+
+class ContestFeatures:
+    """Computes the ``contest`` fields: what a tile or a wild does to the Score tiles
+    against the other seats' Samplers (public), and the tuned take gain."""
+
+    def __init__(self, game: ChocolatiersGame) -> None:
+        self.game = game
+        self.n = game.num_players
+        self.standard = not game.classic
+        self.layout = contest_layout()
+        self.at = {x.name: slice(x.start, x.stop) for x in self.layout.fields}
+        self._cache: dict[tuple[object, ...], np.ndarray] = {}
+        self._need_cache: dict[tuple[tuple[int, ...], int], list[tuple[int, int]]] = {}
+
+    def fill(self, s: State, player: int, out: np.ndarray) -> None:
+        n = self.n
+        others = tuple(tuple(s.groups[q * NT : q * NT + NT]) for q in range(n) if q != player)
+        rows = list(s.display)
+        if self.standard:
+            rows.append(s.reserved[player])
+        placing = s.phase == PLACE_TILE and s.player == player and s.pending >= 0
+        key = (
+            tuple(s.cells[player * 36 : player * 36 + 36]),
+            others,
+            tuple(rows),
+            tuple(s.hand[player * NT : player * NT + NT]),
+            (s.pending, s.occ[player]) if placing else None,
+        )
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = np.zeros(self.layout.size, dtype=np.float32)
+            self._compute(key, hit)
+            hit.flags.writeable = False
+            DerivedFeatures._remember(self._cache, key, hit)
+        out[:] = hit
+
+    def _compute(self, key: tuple, out: np.ndarray) -> None:  # type: ignore[type-arg]
+        cells, others, rows, hand, placing = key
+        game, at = self.game, self.at
+        scores = game.type_score
+        now = score_tile_lead(scores, largest_groups(list(cells)), others)
+        if placing is not None:
+            tile, occ = placing
+            lead = np.zeros(36, dtype=np.float32)
+            for slot in LEGAL_SLOTS[occ]:
+                for rot in range(4):
+                    trial = list(cells)
+                    for space, v in zip(SLOT_SPACES[slot], game.rotated[tile][rot], strict=True):
+                        trial[space] = v
+                    after = score_tile_lead(scores, largest_groups(trial), others)
+                    lead[4 * slot + rot] = (after - now) / LEAD_SCALE
+            out[at["place_lead"]] = np.clip(lead, -1.0, 1.0)
+        wild = np.zeros(36, dtype=np.float32)
+        for i, v in enumerate(cells):
+            if EMPTY <= v < WILD:
+                trial = list(cells)
+                trial[i] = WILD
+                wild[i] = (
+                    score_tile_lead(scores, largest_groups(trial), others) - now
+                ) / LEAD_SCALE
+        out[at["wild_lead"]] = np.clip(wild, -1.0, 1.0)
+        best = [-1e9] * (NT + 1)
+        for tile in rows:
+            if tile < 0:
+                continue
+            cost = game.tile_cost[tile]
+            used, missing = cards_needed(hand, cost)
+            points = game.tile_points[tile]
+            best[0] = max(best[0], points - STRONG_USED_COST * used - MISSING_COST * missing)
+            for t, (used2, missing2) in enumerate(self._more(hand, tile)):
+                value = points - STRONG_USED_COST * used2 - MISSING_COST * missing2
+                best[t + 1] = max(best[t + 1], value)
+        if best[0] > -1e9:
+            gain = [(b - best[0]) / MISSING_COST for b in best[1:]]
+            out[at["take_gain_strong"]] = np.clip(gain, -1.0, 1.0)
+
+    def _more(self, hand: tuple[int, ...], tile: int) -> list[tuple[int, int]]:
+        key = (hand, tile)
+        hit = self._need_cache.get(key)
+        if hit is None:
+            hit = with_one_more(hand, self.game.tile_cost[tile])
+            DerivedFeatures._remember(self._need_cache, key, hit)
+        return hit

@@ -222,10 +222,16 @@ def _classic_stack(n: int) -> int:
 
 
 def make_encoders(game: ChocolatiersGame) -> dict[str, Encoder[State]]:
-    """The "flat", "planes" and "derived" encoders of ``game``."""
+    """The "flat", "planes", "derived" and "contest" encoders of ``game``."""
     obs = ChocolatiersObserver(game)
     flat = _flat_encoder(obs)
-    return {"flat": flat, "planes": _planes_encoder(obs), "derived": _derived_encoder(game, flat)}
+    derived = _derived_encoder(game, flat)
+    return {
+        "flat": flat,
+        "planes": _planes_encoder(obs),
+        "derived": derived,
+        "contest": _contest_encoder(game, derived),
+    }
 
 
 def _derived_encoder(game: ChocolatiersGame, flat: Encoder[State]) -> Encoder[State]:
@@ -244,6 +250,26 @@ def _derived_encoder(game: ChocolatiersGame, flat: Encoder[State]) -> Encoder[St
 
     return Encoder(
         "derived", (lay.size,), lay, fill, "the flat fields, then affordability and gains"
+    )
+
+
+def _contest_encoder(game: ChocolatiersGame, derived: Encoder[State]) -> Encoder[State]:
+    """``"derived"``, then the Score tile contest and the tuned take gain
+    (``derived.ContestFeatures``): what the tuned greedy settings weigh."""
+    from choco_envs.games.chocolatiers.derived import ContestFeatures
+
+    extra = ContestFeatures(game)
+    lay = Layout()
+    for f in list(derived.layout.fields) + list(extra.layout.fields):
+        lay.add(f.name, f.size, f.meaning, f.low, f.high)
+    cut = derived.shape[0]
+
+    def fill(s: State, player: int, out: np.ndarray) -> None:
+        derived.fill(s, player, out[:cut])
+        extra.fill(s, player, out[cut:])
+
+    return Encoder(
+        "contest", (lay.size,), lay, fill, "the derived fields, then the Score tile contest"
     )
 
 

@@ -215,7 +215,7 @@ def test_wild_gain_is_the_growth_a_wild_gives(edition) -> None:
             checked += 1
         wilds = [a for a in game.legal_actions(s) if PLACE_WILD <= a < PLACE_WILD + 36]
         if wilds and s.phase == CHOOSE:
-            _, gain = _best_wild(s, wilds)
+            _, gain = _best_wild(game, s, wilds)
             assert max(got[a - PLACE_WILD] for a in wilds) * 6 == pytest.approx(min(gain, 6))
     assert checked > 500
 
