@@ -21,8 +21,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("source", help="checkpoint trained on the shorter observation")
     parser.add_argument("--encoder", required=True, help="the longer observation (e.g. derived)")
     parser.add_argument("--out", required=True, help="where to write the widened checkpoint")
+    parser.add_argument(
+        "--action-features",
+        action="store_true",
+        help="also add the encoder's per-action fields straight to their actions' logits "
+        "(one weight per field, 0 at first)",
+    )
     args = parser.parse_args(argv)
-    path = widen_checkpoint(args.source, args.encoder, args.out)
+    path = widen_checkpoint(args.source, args.encoder, args.out, args.action_features)
     print(f"wrote {path} (observation {args.encoder!r})")
     return 0
 

@@ -6,6 +6,12 @@ also scores every action that has a place on the board (the encoder's ``ActionPl
 those logits are added to the MLP's, so a move is judged from the board around it, the
 same way wherever it lies.
 
+With ``action_features`` (flat observations), entries of the observation that belong to
+one action each (the encoder's ``action_fields``, e.g. Chocolatiers' per-placement gains)
+are also added straight to their actions' logits, one learned weight per field (0 at
+first, so a network given them plays as before): a move's own measure reaches its logit
+without the MLP having to route 36 inputs to 36 outputs one by one.
+
 Illegal actions get a logit of ``MASKED_LOGIT``, so they are never sampled nor chosen
 greedily, and they add nothing to the entropy.
 """
@@ -22,6 +28,9 @@ from torch import nn
 from choco_envs.core.errors import CheckpointError
 
 MASKED_LOGIT = -1e8
+#: each per-action field's weight is used times this: Adam moves a parameter by about the
+#: learning rate a step, and a field's measure needs a weight of tens to decide a move
+ACTION_FEATURE_GAIN = 25.0
 
 
 @dataclass(frozen=True)
@@ -36,9 +45,18 @@ class NetConfig:
     #: (``ActionPlanes.index``; -1 for an action off the board)
     action_channels: int = 0
     action_index: tuple[int, ...] = field(default_factory=tuple)
+    #: (observation start, first action, size) per field added straight to the logits
+    action_features: tuple[tuple[int, int, int], ...] = field(default_factory=tuple)
 
     def to_json(self) -> dict[str, Any]:
-        return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
+        out: dict[str, Any] = {}
+        for k, v in asdict(self).items():
+            out[k] = (
+                [list(x) if isinstance(x, tuple) else x for x in v] if isinstance(v, tuple) else v
+            )
+        if not self.action_features:
+            del out["action_features"]  # files without it read as before
+        return out
 
     @classmethod
     def from_json(cls, d: Any) -> NetConfig:
@@ -51,6 +69,9 @@ class NetConfig:
                 conv_channels=tuple(int(x) for x in d.get("conv_channels", ())),
                 action_channels=int(d.get("action_channels", 0)),
                 action_index=tuple(int(x) for x in d.get("action_index", ())),
+                action_features=tuple(
+                    (int(a), int(b), int(c)) for a, b, c in d.get("action_features", ())
+                ),
             )
         except (KeyError, TypeError, ValueError) as err:
             raise CheckpointError(f"checkpoint metadata: malformed 'network' ({err!r})") from err
@@ -69,6 +90,9 @@ class ActorCritic(nn.Module):
     """Shared torso, a policy head (logits over every action) and a value head."""
 
     action_index: torch.Tensor | None
+    feature_obs: torch.Tensor
+    feature_act: torch.Tensor
+    feature_which: torch.Tensor
 
     def __init__(self, config: NetConfig) -> None:
         super().__init__()
@@ -106,6 +130,13 @@ class ActorCritic(nn.Module):
         self.num_conv = 2 * len(config.conv_channels)  # conv + ReLU modules at the front
         self.actor = _layer(nn.Linear(width, config.num_actions), std=0.01)
         self.critic = _layer(nn.Linear(width, 1), std=1.0)
+        self.action_feature_weight: nn.Parameter | None = None
+        if config.action_features:
+            obs_index, act_index, which = _action_feature_index(config)
+            self.action_feature_weight = nn.Parameter(torch.zeros(len(config.action_features)))
+            self.register_buffer("feature_obs", torch.tensor(obs_index), persistent=False)
+            self.register_buffer("feature_act", torch.tensor(act_index), persistent=False)
+            self.register_buffer("feature_which", torch.tensor(which), persistent=False)
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Masked logits (B, A) and values (B,)."""
@@ -119,6 +150,10 @@ class ActorCritic(nn.Module):
             spatial = torch.cat([spatial, spatial.new_zeros(spatial.shape[0], 1)], dim=1)
             assert self.action_index is not None
             logits = self.actor(h) + spatial[:, self.action_index]
+        if self.action_feature_weight is not None:
+            weight = ACTION_FEATURE_GAIN * self.action_feature_weight[self.feature_which]
+            extra = obs[:, self.feature_obs] * weight
+            logits = logits.index_add(1, self.feature_act, extra)
         logits = logits.masked_fill(~mask, MASKED_LOGIT)
         return logits, self.critic(h).squeeze(-1)
 
@@ -163,6 +198,40 @@ def _check_action_head(config: NetConfig) -> None:
     bad = [i for i in config.action_index if not -1 <= i < board]
     if bad:
         raise ValueError(f"action_index entries {bad[:5]} are off the {board}-logit board")
+
+
+def _action_feature_index(config: NetConfig) -> tuple[list[int], list[int], list[int]]:
+    """(observation entries, their actions, their field number) of ``action_features``;
+    ValueError unless each field lies inside a flat observation and the actions."""
+    if len(config.obs_shape) != 1 or config.conv_channels:
+        raise ValueError(
+            f"action_features needs a flat observation and no conv layers "
+            f"(obs_shape={list(config.obs_shape)}, conv_channels={list(config.conv_channels)})"
+        )
+    obs_index: list[int] = []
+    act_index: list[int] = []
+    which: list[int] = []
+    for k, (start, first, size) in enumerate(config.action_features):
+        if size < 1 or start < 0 or first < 0:
+            raise ValueError(f"action_features entry {[start, first, size]} is malformed")
+        if start + size > config.obs_shape[0] or first + size > config.num_actions:
+            raise ValueError(
+                f"action_features entry {[start, first, size]} runs past the observation "
+                f"({config.obs_shape[0]}) or the actions ({config.num_actions})"
+            )
+        obs_index += range(start, start + size)
+        act_index += range(first, first + size)
+        which += [k] * size
+    return obs_index, act_index, which
+
+
+def action_features_of(encoder: Any) -> tuple[tuple[int, int, int], ...]:
+    """``NetConfig.action_features`` for a flat encoder's ``action_fields``."""
+    fields = {f.name: f for f in encoder.layout.fields}
+    return tuple(
+        (fields[name].start, first, fields[name].stop - fields[name].start)
+        for name, first in encoder.action_fields.items()
+    )
 
 
 def count_parameters(model: nn.Module) -> int:

@@ -19,17 +19,21 @@ FIRST_LINEAR = "torso.1.weight"  # Flatten, then the first Linear layer
 FIRST_CONV = "torso.0.weight"  # the first conv layer of a conv net
 
 
-def widen_checkpoint(source: str | Path, encoder: str, out: str | Path) -> Path:
+def widen_checkpoint(
+    source: str | Path, encoder: str, out: str | Path, action_features: bool = False
+) -> Path:
     """Write to ``out`` the policy of ``source`` for observation ``encoder``, whose first
     fields (entries, or planes for a conv net) must be those of the encoder ``source`` was
     trained on (same names, positions and bounds), with the same action planes for a board
-    action head. Refused with a ConfigError otherwise."""
+    action head. Refused with a ConfigError otherwise. With ``action_features`` the
+    network also adds the encoder's per-action fields (``Encoder.action_fields``) to their
+    actions' logits, with weights 0 at first (``NetConfig.action_features``)."""
     import dataclasses
 
     import torch
 
     from choco_envs.policy.checkpoint import file_sha256, load_policy, save_checkpoint
-    from choco_envs.policy.net import ActorCritic
+    from choco_envs.policy.net import ActorCritic, action_features_of
     from choco_envs.registry import make_game
 
     model, meta = load_policy(source)
@@ -59,8 +63,20 @@ def widen_checkpoint(source: str | Path, encoder: str, out: str | Path) -> Path:
             f"whose board action head {str(source)!r} has"
         )
     first = FIRST_CONV if config.conv_channels else FIRST_LINEAR
-    widened = ActorCritic(dataclasses.replace(config, obs_shape=tuple(new.shape)))
+    features = config.action_features
+    if action_features:
+        if not new.action_fields or config.conv_channels:
+            raise ConfigError(
+                f"encoder {encoder!r} of {meta['env_id']} declares no per-action fields for a "
+                "flat network (action_fields); allowed only where it does"
+            )
+        features = action_features_of(new)
+    widened = ActorCritic(
+        dataclasses.replace(config, obs_shape=tuple(new.shape), action_features=features)
+    )
     state = model.state_dict()
+    if features and "action_feature_weight" not in state:
+        state["action_feature_weight"] = torch.zeros(len(features))
     weight = state[first]
     if weight.shape[1] != old.shape[0]:
         raise CheckpointError(

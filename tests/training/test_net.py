@@ -69,3 +69,44 @@ def test_board_head_that_does_not_fit_is_refused(kwargs: dict, message: str) -> 
     config = {"conv_channels": (4,), "action_channels": 2, "action_index": (0, 1, 2), **kwargs}
     with pytest.raises(ValueError, match=message):
         ActorCritic(NetConfig((3, 2, 3), 3, (8,), **config))
+
+
+def test_action_features_add_each_entry_to_its_action_logit() -> None:
+    """``action_features`` (obs start, first action, size): entry i of a field is added to
+    action first+i's logit, times the field's weight (0 at first: no change) and
+    ``ACTION_FEATURE_GAIN``; other actions and the value are untouched."""
+    from choco_envs.policy.net import ACTION_FEATURE_GAIN
+
+    torch.manual_seed(2)
+    plain = ActorCritic(NetConfig((10,), 7, (16,)))
+    config = NetConfig((10,), 7, (16,), action_features=((2, 1, 3), (8, 5, 2)))
+    model = ActorCritic(config)
+    state = plain.state_dict()
+    state["action_feature_weight"] = torch.zeros(2)
+    model.load_state_dict(state, strict=True)
+    obs, mask = torch.randn(5, 10), torch.ones(5, 7, dtype=torch.bool)
+    (l0, v0), (l1, v1) = plain(obs, mask), model(obs, mask)
+    assert torch.allclose(l0, l1) and torch.allclose(v0, v1)
+    with torch.no_grad():
+        model.action_feature_weight.copy_(torch.tensor([0.5, -2.0]))
+    l2, v2 = model(obs, mask)
+    expected = l0.clone()
+    expected[:, 1:4] += ACTION_FEATURE_GAIN * 0.5 * obs[:, 2:5]
+    expected[:, 5:7] += ACTION_FEATURE_GAIN * -2.0 * obs[:, 8:10]
+    assert torch.allclose(l2, expected, atol=1e-5) and torch.allclose(v2, v0)
+    assert NetConfig.from_json(config.to_json()) == config
+    assert "action_features" not in NetConfig((10,), 7).to_json()  # older files read as before
+
+
+@pytest.mark.parametrize(
+    ("features", "shape", "conv", "match"),
+    [
+        (((8, 0, 3),), (10,), (), "runs past the observation"),
+        (((0, 5, 3),), (10,), (), "runs past the observation .* or the actions"),
+        (((0, 0, 0),), (10,), (), "malformed"),
+        (((0, 0, 2),), (2, 3, 3), (4,), "needs a flat observation"),
+    ],
+)
+def test_bad_action_features_are_refused(features, shape, conv, match) -> None:
+    with pytest.raises(ValueError, match=match):
+        ActorCritic(NetConfig(shape, 7, (8,), conv, action_features=features))

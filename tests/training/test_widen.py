@@ -148,3 +148,43 @@ def test_a_conv_policy_with_a_board_head_widens_by_its_first_conv(tmp_path: Path
             (l1, v1), (l2, v2) = old(a, mask), new(b, mask)
         assert torch.allclose(l1, l2, atol=1e-5) and torch.allclose(v1, v2, atol=1e-5)
         game.apply(s, rng.choice(game.legal_actions(s)), rng)
+
+
+def test_widening_with_action_features_plays_as_before_and_learns_per_action(
+    tmp_path: Path,
+) -> None:
+    """``--action-features``: the encoder's per-action fields (``action_fields``) are wired
+    to their actions' logits with weights 0, so the widened policy plays exactly as
+    before; the checkpoint records them and loads again; an encoder without per-action
+    fields is refused."""
+    src = flat_checkpoint(tmp_path / "flat.safetensors")
+    out = widen_checkpoint(src, "contest", tmp_path / "af.safetensors", action_features=True)
+    old, _ = load_policy(src)
+    new, meta = load_policy(out, "chocolatiers_v0", OPTIONS)
+    game = make_game("chocolatiers_v0", **OPTIONS)
+    fields = game.encoder("contest").action_fields
+    assert len(new.config.action_features) == len(fields) == 6
+    assert meta["network"]["action_features"]
+    rng = random.Random(4)
+    s = game.new_state(rng)
+    for _ in range(40):
+        mask = torch.tensor(game.legal_mask(s))[None]
+        flat = torch.tensor(game.encoder("flat").encode(s, s.player))[None]
+        wide = torch.tensor(game.encoder("contest").encode(s, s.player))[None]
+        with torch.no_grad():
+            (l1, v1), (l2, v2) = old(flat, mask), new(wide, mask)
+        assert torch.allclose(l1, l2, atol=1e-6) and torch.allclose(v1, v2, atol=1e-6)
+        game.apply(s, rng.choice(game.legal_actions(s)), rng)
+    game = make_game("chocolates_v0", num_players=2)  # "beliefs" extends "flat", no such fields
+    torch.manual_seed(0)
+    shape = game.encoder("flat").shape
+    model = ActorCritic(NetConfig(tuple(shape), game.num_actions, (16,)))
+    meta = {
+        "env_id": "chocolates_v0", "version": 0, "options": {"num_players": 2},
+        "encoder": "flat", "observation_shape": list(shape), "num_actions": game.num_actions,
+        "steps_trained": 0, "arena": {},
+    }  # fmt: skip
+    choc = save_checkpoint(tmp_path / "choc.safetensors", model, meta)
+    with pytest.raises(ConfigError, match="declares no per-action fields"):
+        widen_checkpoint(choc, "beliefs", tmp_path / "x.safetensors", action_features=True)
+    assert not (tmp_path / "x.safetensors").exists()

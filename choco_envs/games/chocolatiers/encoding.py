@@ -234,6 +234,13 @@ def make_encoders(game: ChocolatiersGame) -> dict[str, Encoder[State]]:
     }
 
 
+#: per-action fields (field -> the action of its first entry), ``Encoder.action_fields``:
+#: takes start at action 0 (rules.TAKE), wilds at 23 (PLACE_WILD), placements at 66
+#: (PLACE); literal here because rules imports this module (a test checks them)
+DERIVED_ACTION_FIELDS = {"take_gain": 0, "wild_gain": 23, "place_gain": 66}
+CONTEST_ACTION_FIELDS = {"place_lead": 66, "wild_lead": 23, "take_gain_strong": 0}
+
+
 def _derived_encoder(game: ChocolatiersGame, flat: Encoder[State]) -> Encoder[State]:
     """``"flat"``, then what the observer can work out from it (``derived.py``)."""
     from choco_envs.games.chocolatiers.derived import DerivedFeatures
@@ -249,7 +256,12 @@ def _derived_encoder(game: ChocolatiersGame, flat: Encoder[State]) -> Encoder[St
         extra.fill(s, player, out[cut:])
 
     return Encoder(
-        "derived", (lay.size,), lay, fill, "the flat fields, then affordability and gains"
+        "derived",
+        (lay.size,),
+        lay,
+        fill,
+        "the flat fields, then affordability and gains",
+        action_fields=DERIVED_ACTION_FIELDS,
     )
 
 
@@ -269,7 +281,12 @@ def _contest_encoder(game: ChocolatiersGame, derived: Encoder[State]) -> Encoder
         extra.fill(s, player, out[cut:])
 
     return Encoder(
-        "contest", (lay.size,), lay, fill, "the derived fields, then the Score tile contest"
+        "contest",
+        (lay.size,),
+        lay,
+        fill,
+        "the derived fields, then the Score tile contest",
+        action_fields={**DERIVED_ACTION_FIELDS, **CONTEST_ACTION_FIELDS},
     )
 
 

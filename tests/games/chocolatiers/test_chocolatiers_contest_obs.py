@@ -146,3 +146,35 @@ def test_contest_fields_read_only_public_facts_and_own_hand() -> None:
         np.testing.assert_array_equal(enc.encode(d, p), enc.encode(s, p))
         checked += 1
     assert checked > 10
+
+
+def test_action_fields_line_up_with_the_actions_they_score() -> None:
+    """``action_fields``: each per-action field's entry i belongs to action first+i: the
+    6 card types to the takes, the 36 Sampler spaces to the wild placements, the 36
+    slot x rotation codes to the tile placements."""
+    from choco_envs.games.chocolatiers.rules import (
+        K_TAKE,
+        K_WILD,
+        LEGAL_SLOTS,
+        NUM_ACTIONS,
+        PLACE_WILD,
+        _kind_of,
+    )
+
+    game = ChocolatiersGame(edition="classic", num_players=2)
+    sizes = {f.name: f.stop - f.start for f in game.encoder("contest").layout.fields}
+    fields = game.encoder("contest").action_fields
+    assert game.encoder("derived").action_fields.items() <= fields.items()
+    assert fields == {
+        "take_gain": TAKE, "wild_gain": PLACE_WILD, "place_gain": PLACE,
+        "place_lead": PLACE, "wild_lead": PLACE_WILD, "take_gain_strong": TAKE,
+    }  # fmt: skip
+    assert sizes["take_gain"] == sizes["take_gain_strong"] == NT
+    assert [_kind_of(TAKE + t) for t in range(NT)] == [(K_TAKE, t) for t in range(NT)]
+    assert sizes["wild_gain"] == sizes["wild_lead"] == 36
+    assert [_kind_of(PLACE_WILD + i) for i in range(36)] == [(K_WILD, i) for i in range(36)]
+    assert sizes["place_gain"] == sizes["place_lead"] == 36 and PLACE + 36 <= NUM_ACTIONS
+    s = game.new_state(random.Random(0))  # one tile placed: every slot x rotation code
+    s.phase, s.pending, s.occ[s.player] = PLACE_TILE, s.display[0], 1 << 4
+    codes = [4 * slot + r for slot in LEGAL_SLOTS[1 << 4] for r in range(4)]
+    assert [a - PLACE for a in game.legal_actions(s)] == codes
