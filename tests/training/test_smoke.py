@@ -253,3 +253,42 @@ def test_observation_cost_times_each_encoder_and_the_greedy_move(tmp_path: Path)
         text=True,
     )  # fmt: skip
     assert bad.returncode == 2 and "observation='nope' is not allowed" in bad.stderr
+
+
+def test_chocolatiers_greedy_tuning_plays_each_setting_and_refuses_a_bad_spec(
+    tmp_path: Path,
+) -> None:
+    bots = ["greedy:contest=10", "greedy:used_cost=1.2"]
+    args = ["--bots", *bots, "--games", "4", "--edition", "classic", "--workers", "1"]
+    out = run_script("chocolatiers_greedy_tuning.py", [*args, "--json", "t.json"], tmp_path)
+    assert (
+        "| classic | `greedy:contest=10` |" in out and "| classic | `greedy:used_cost=1.2` |" in out
+    )
+    rows = json.loads((tmp_path / "t.json").read_text())
+    assert [r["player"] for r in rows] == bots and all(r["games"] == 4 for r in rows)
+    bad = subprocess.run(
+        [sys.executable, str(REPO / "training" / "chocolatiers_greedy_tuning.py"), "--bots",
+         "greedy:contest=-1"],
+        capture_output=True,
+        text=True,
+    )  # fmt: skip
+    assert bad.returncode == 2 and "contest='-1' is not allowed" in bad.stderr
+
+
+def test_chocolatiers_agreement_counts_disagreement_by_decision(tmp_path: Path) -> None:
+    """A fresh widened policy (the shipped classic file's weights) against its teacher:
+    one row per kind of decision and an 'all' row; a teacher that is not greedy is refused."""
+    from choco_envs.policy.widen import widen_checkpoint
+
+    src = REPO / "checkpoints" / "chocolatiers_v0" / "ppo_classic.safetensors"
+    path = widen_checkpoint(src, "contest", tmp_path / "c.safetensors", action_features=True)
+    out = run_script("chocolatiers_agreement.py", [str(path), "--games", "1"], tmp_path)
+    assert "| decision (teacher's) | count | differ |" in out and "| all |" in out
+    assert "| take |" in out and "| place |" in out
+    bad = subprocess.run(
+        [sys.executable, str(REPO / "training" / "chocolatiers_agreement.py"), str(path),
+         "--teacher", "mcts"],
+        capture_output=True,
+        text=True,
+    )  # fmt: skip
+    assert bad.returncode == 2 and "allowed: greedy" in bad.stderr
