@@ -142,6 +142,42 @@ def wild_gains(cells: tuple[int, ...] | list[int]) -> list[int]:
     return gains
 
 
+Needs = tuple[int, tuple[int, int], list[tuple[int, int]]]
+
+
+def cached_needs(
+    game: ChocolatiersGame,
+    cache: dict[tuple[tuple[int, ...], int], tuple[tuple[int, int], list[tuple[int, int]]]],
+    hand: tuple[int, ...],
+    tile: int,
+) -> tuple[tuple[int, int], list[tuple[int, int]]]:
+    """(``cards_needed``, ``with_one_more``) of ``tile`` from ``hand``, kept in ``cache``."""
+    key = (hand, tile)
+    hit = cache.get(key)
+    if hit is None:
+        cost = game.tile_cost[tile]
+        hit = (cards_needed(hand, cost), with_one_more(hand, cost))
+        if len(cache) >= _CACHE_LIMIT:
+            cache.clear()
+        cache[key] = hit
+    return hit
+
+
+def take_gains(needs: list[Needs], used_cost: float) -> np.ndarray | None:
+    """Per card type, the rise of the best "points - used_cost x cards used - 2.5 x cards
+    missing" over the tile rows if one card of it were taken, / 2.5, clipped to -1..1;
+    ``needs``: per tile row (points, (used, missing) now, the same per type with one
+    more card). None when no tile is on offer."""
+    if not needs:
+        return None
+    now = max(p - used_cost * u - MISSING_COST * m for p, (u, m), _ in needs)
+    gain = []
+    for t in range(NT):
+        best = max(p - used_cost * more[t][0] - MISSING_COST * more[t][1] for p, _, more in needs)
+        gain.append((best - now) / MISSING_COST)
+    return np.clip(gain, -1.0, 1.0)
+
+
 def derived_layout(n: int, standard: bool) -> Layout:
     """The fields ``DerivedFeatures`` writes (appended after ``"flat"``)."""
     rows = 6 if standard else 5
@@ -235,26 +271,23 @@ class DerivedFeatures:
         at = self.at
         tile_cost, tile_points = self.game.tile_cost, self.game.tile_points
         afford = [0.0] * (4 * len(rows))
-        best = [-1e9] * (NT + 1)  # as it is, then with one more card of each type
+        needs = []
         for i, tile in enumerate(rows):
             if tile < 0:
                 continue
             (used, missing), more = self._needs(hand, tile)
             points = tile_points[tile]
-            value = points - USED_COST * used
+            needs.append((points, (used, missing), more))
             afford[4 * i : 4 * i + 4] = (
                 used / CARDS_SCALE,
                 missing / CARDS_SCALE,
                 float(missing == 0),
-                value / 8.0,
+                (points - USED_COST * used) / 8.0,
             )
-            best[0] = max(best[0], value - MISSING_COST * missing)
-            for t, (used2, missing2) in enumerate(more):
-                best[t + 1] = max(best[t + 1], points - USED_COST * used2 - MISSING_COST * missing2)
         out[at["afford"]] = np.clip(afford, -1.0, 1.0)
-        if best[0] > -1e9:
-            gain = [(b - best[0]) / MISSING_COST for b in best[1:]]
-            out[at["take_gain"]] = np.clip(gain, -1.0, 1.0)
+        gain = take_gains(needs, USED_COST)
+        if gain is not None:
+            out[at["take_gain"]] = gain
         others_out: list[float] = []
         for known in others:
             for tile in rows[:5]:
@@ -271,13 +304,7 @@ class DerivedFeatures:
     def _needs(
         self, hand: tuple[int, ...], tile: int
     ) -> tuple[tuple[int, int], list[tuple[int, int]]]:
-        key = (hand, tile)
-        hit = self._need_cache.get(key)
-        if hit is None:
-            cost = self.game.tile_cost[tile]
-            hit = (cards_needed(hand, cost), with_one_more(hand, cost))
-            self._remember(self._need_cache, key, hit)
-        return hit
+        return cached_needs(self.game, self._need_cache, hand, tile)
 
     def wild_gain(self, cells: tuple[int, ...]) -> np.ndarray:
         hit = self._wild_cache.get(cells)
@@ -370,7 +397,9 @@ class ContestFeatures:
         self.layout = contest_layout()
         self.at = {x.name: slice(x.start, x.stop) for x in self.layout.fields}
         self._cache: dict[tuple[object, ...], np.ndarray] = {}
-        self._need_cache: dict[tuple[tuple[int, ...], int], list[tuple[int, int]]] = {}
+        self._need_cache: dict[
+            tuple[tuple[int, ...], int], tuple[tuple[int, int], list[tuple[int, int]]]
+        ] = {}
 
     def fill(self, s: State, player: int, out: np.ndarray) -> None:
         n = self.n
@@ -419,25 +448,12 @@ class ContestFeatures:
                     score_tile_lead(scores, largest_groups(trial), others) - now
                 ) / LEAD_SCALE
         out[at["wild_lead"]] = np.clip(wild, -1.0, 1.0)
-        best = [-1e9] * (NT + 1)
-        for tile in rows:
-            if tile < 0:
-                continue
-            cost = game.tile_cost[tile]
-            used, missing = cards_needed(hand, cost)
-            points = game.tile_points[tile]
-            best[0] = max(best[0], points - STRONG_USED_COST * used - MISSING_COST * missing)
-            for t, (used2, missing2) in enumerate(self._more(hand, tile)):
-                value = points - STRONG_USED_COST * used2 - MISSING_COST * missing2
-                best[t + 1] = max(best[t + 1], value)
-        if best[0] > -1e9:
-            gain = [(b - best[0]) / MISSING_COST for b in best[1:]]
-            out[at["take_gain_strong"]] = np.clip(gain, -1.0, 1.0)
+        needs = [(game.tile_points[t], *self._needs(hand, t)) for t in rows if t >= 0]
+        gain = take_gains(needs, STRONG_USED_COST)
+        if gain is not None:
+            out[at["take_gain_strong"]] = gain
 
-    def _more(self, hand: tuple[int, ...], tile: int) -> list[tuple[int, int]]:
-        key = (hand, tile)
-        hit = self._need_cache.get(key)
-        if hit is None:
-            hit = with_one_more(hand, self.game.tile_cost[tile])
-            DerivedFeatures._remember(self._need_cache, key, hit)
-        return hit
+    def _needs(
+        self, hand: tuple[int, ...], tile: int
+    ) -> tuple[tuple[int, int], list[tuple[int, int]]]:
+        return cached_needs(self.game, self._need_cache, hand, tile)

@@ -26,7 +26,7 @@ Types t: 0 truffle, 1 nut cluster, 2 raspberry, 3 mint, 4 blueberry, 5 violet.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -241,27 +241,42 @@ DERIVED_ACTION_FIELDS = {"take_gain": 0, "wild_gain": 23, "place_gain": 66}
 CONTEST_ACTION_FIELDS = {"place_lead": 66, "wild_lead": 23, "take_gain_strong": 0}
 
 
+class _Features(Protocol):
+    layout: Layout
+
+    def fill(self, s: State, player: int, out: np.ndarray) -> None: ...
+
+
+def _extended(
+    name: str,
+    base: Encoder[State],
+    extra: _Features,
+    description: str,
+    action_fields: dict[str, int],
+) -> Encoder[State]:
+    """``base``'s fields, then ``extra``'s (computed by ``extra.fill``)."""
+    lay = Layout()
+    for f in list(base.layout.fields) + list(extra.layout.fields):
+        lay.add(f.name, f.size, f.meaning, f.low, f.high)
+    cut = base.shape[0]
+
+    def fill(s: State, player: int, out: np.ndarray) -> None:
+        base.fill(s, player, out[:cut])
+        extra.fill(s, player, out[cut:])
+
+    return Encoder(name, (lay.size,), lay, fill, description, action_fields=action_fields)
+
+
 def _derived_encoder(game: ChocolatiersGame, flat: Encoder[State]) -> Encoder[State]:
     """``"flat"``, then what the observer can work out from it (``derived.py``)."""
     from choco_envs.games.chocolatiers.derived import DerivedFeatures
 
-    extra = DerivedFeatures(game)
-    lay = Layout()
-    for f in list(flat.layout.fields) + list(extra.layout.fields):
-        lay.add(f.name, f.size, f.meaning, f.low, f.high)
-    cut = flat.shape[0]
-
-    def fill(s: State, player: int, out: np.ndarray) -> None:
-        flat.fill(s, player, out[:cut])
-        extra.fill(s, player, out[cut:])
-
-    return Encoder(
+    return _extended(
         "derived",
-        (lay.size,),
-        lay,
-        fill,
+        flat,
+        DerivedFeatures(game),
         "the flat fields, then affordability and gains",
-        action_fields=DERIVED_ACTION_FIELDS,
+        DERIVED_ACTION_FIELDS,
     )
 
 
@@ -270,23 +285,12 @@ def _contest_encoder(game: ChocolatiersGame, derived: Encoder[State]) -> Encoder
     (``derived.ContestFeatures``): what the tuned greedy settings weigh."""
     from choco_envs.games.chocolatiers.derived import ContestFeatures
 
-    extra = ContestFeatures(game)
-    lay = Layout()
-    for f in list(derived.layout.fields) + list(extra.layout.fields):
-        lay.add(f.name, f.size, f.meaning, f.low, f.high)
-    cut = derived.shape[0]
-
-    def fill(s: State, player: int, out: np.ndarray) -> None:
-        derived.fill(s, player, out[:cut])
-        extra.fill(s, player, out[cut:])
-
-    return Encoder(
+    return _extended(
         "contest",
-        (lay.size,),
-        lay,
-        fill,
+        derived,
+        ContestFeatures(game),
         "the derived fields, then the Score tile contest",
-        action_fields={**DERIVED_ACTION_FIELDS, **CONTEST_ACTION_FIELDS},
+        {**DERIVED_ACTION_FIELDS, **CONTEST_ACTION_FIELDS},
     )
 
 
