@@ -26,6 +26,7 @@ reserved tile):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -145,6 +146,24 @@ def wild_gains(cells: tuple[int, ...] | list[int]) -> list[int]:
 Needs = tuple[int, tuple[int, int], list[tuple[int, int]]]
 
 
+def cached_fields(
+    cache: dict[tuple[object, ...], np.ndarray],
+    key: tuple[object, ...],
+    size: int,
+    compute: Callable[[tuple[object, ...], np.ndarray], None],
+) -> np.ndarray:
+    """The fields for ``key`` (read-only), computed into zeros by ``compute`` once."""
+    hit = cache.get(key)
+    if hit is None:
+        hit = np.zeros(size, dtype=np.float32)
+        compute(key, hit)
+        hit.flags.writeable = False
+        if len(cache) >= _CACHE_LIMIT:
+            cache.clear()
+        cache[key] = hit
+    return hit
+
+
 def cached_needs(
     game: ChocolatiersGame,
     cache: dict[tuple[tuple[int, ...], int], tuple[tuple[int, int], list[tuple[int, int]]]],
@@ -258,13 +277,7 @@ class DerivedFeatures:
             tuple(s.cells[player * 36 : player * 36 + 36]),
             (s.pending, s.occ[player]) if placing else None,
         )
-        hit = self._cache.get(key)
-        if hit is None:
-            hit = np.zeros(self.layout.size, dtype=np.float32)
-            self._compute(key, hit)
-            hit.flags.writeable = False
-            self._remember(self._cache, key, hit)
-        out[:] = hit
+        out[:] = cached_fields(self._cache, key, self.layout.size, self._compute)
 
     def _compute(self, key: tuple, out: np.ndarray) -> None:  # type: ignore[type-arg]
         rows, hand, others, cells, placing = key
@@ -415,13 +428,7 @@ class ContestFeatures:
             tuple(s.hand[player * NT : player * NT + NT]),
             (s.pending, s.occ[player]) if placing else None,
         )
-        hit = self._cache.get(key)
-        if hit is None:
-            hit = np.zeros(self.layout.size, dtype=np.float32)
-            self._compute(key, hit)
-            hit.flags.writeable = False
-            DerivedFeatures._remember(self._cache, key, hit)
-        out[:] = hit
+        out[:] = cached_fields(self._cache, key, self.layout.size, self._compute)
 
     def _compute(self, key: tuple, out: np.ndarray) -> None:  # type: ignore[type-arg]
         cells, others, rows, hand, placing = key
