@@ -276,12 +276,9 @@ def test_chocolatiers_greedy_tuning_plays_each_setting_and_refuses_a_bad_spec(
 
 
 def test_chocolatiers_agreement_counts_disagreement_by_decision(tmp_path: Path) -> None:
-    """A fresh widened policy (the shipped classic file's weights) against its teacher:
-    one row per kind of decision and an 'all' row; a teacher that is not greedy is refused."""
-    from choco_envs.policy.widen import widen_checkpoint
-
-    src = REPO / "checkpoints" / "chocolatiers_v0" / "ppo_classic.safetensors"
-    path = widen_checkpoint(src, "contest", tmp_path / "c.safetensors", action_features=True)
+    """The shipped classic policy against its teacher: one row per kind of decision and
+    an 'all' row; a teacher that is not greedy is refused."""
+    path = REPO / "checkpoints" / "chocolatiers_v0" / "ppo_classic.safetensors"
     out = run_script("chocolatiers_agreement.py", [str(path), "--games", "1"], tmp_path)
     assert "| decision (teacher's) | count | differ |" in out and "| all |" in out
     assert "| take |" in out and "| place |" in out
