@@ -41,6 +41,7 @@ from choco_envs.games.chocolatiers.rules import (
     SLOT_SPACES,
     WILD,
     largest_groups,
+    single_best,
 )
 
 if TYPE_CHECKING:
@@ -387,14 +388,14 @@ def score_tile_lead(
 ) -> float:
     """Points of the type Score tiles a seat with largest groups ``mine`` would win, less
     those a single other seat would win (``others``: each other seat's largest groups).
-    The rule: a Score tile goes to the single seat with the largest group; a tie, nobody."""
+    The rule is the rules module's own (``rules.single_best``: the single seat with the
+    largest group; a tie, nobody)."""
     lead = 0.0
     for t in range(NT):
-        col = [g[t] for g in others]
-        top = max(col)
-        if mine[t] > top:
+        winner = single_best([mine[t], *(g[t] for g in others)])
+        if winner == 0:
             lead += type_score[t]
-        elif top > mine[t] and col.count(top) == 1:
+        elif winner > 0:
             lead -= type_score[t]
     return lead
 

@@ -664,10 +664,10 @@ class ChocolatiersGame(Game[State]):
         n = self.num_players
         out = {}
         for t in range(NT):
-            out[TYPES[t]] = _single_best([s.groups[q * NT + t] for q in range(n)])
+            out[TYPES[t]] = single_best([s.groups[q * NT + t] for q in range(n)])
         out["first"] = s.first
         if self.majority_score is not None:
-            out["three_or_four"] = _single_best(s.n34)
+            out["three_or_four"] = single_best(s.n34)
         return out
 
     def score_breakdown(self, s: State) -> dict[str, list[float]]:
@@ -703,7 +703,7 @@ class ChocolatiersGame(Game[State]):
         if s.first >= 0:
             total[s.first] += self.first_score
         if self.majority_score is not None:
-            seat = _single_best(s.n34)
+            seat = single_best(s.n34)
             if seat >= 0:
                 total[seat] += self.majority_score
         return total
@@ -881,7 +881,7 @@ def _kind_of(a: int) -> tuple[int, int]:
     return -1, -1
 
 
-def _single_best(values: list[int]) -> int:
+def single_best(values: list[int]) -> int:
     """The seat with the strictly largest positive value, else -1 (ties: nobody)."""
     top = max(values)
     if top <= 0 or values.count(top) > 1:
