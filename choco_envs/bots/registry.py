@@ -5,7 +5,7 @@ A spec is a kind, optionally followed by ``:`` and comma-separated ``key=value``
 | spec | bot |
 |---|---|
 | ``random`` | a uniformly random legal move |
-| ``greedy[:key=value...]`` | the game's beginner heuristic (``<game package>.greedy``), with the settings that game declares (``OPTIONS`` of that module; Chocolates has some) |
+| ``greedy[:key=value...]`` | the game's beginner heuristic (``<game package>.greedy``), with the settings that game declares (``OPTIONS`` of that module; Chocolates, Chocolatiers and Le Chocolat have some) |
 | ``mcts[:simulations=N,time=S,c=C,rollout=random/greedy,epsilon=E]`` | determinized MCTS |
 | ``policy:PATH[,key=value...]`` | a trained checkpoint (``choco_envs.policy.bot.PolicyBot``) |
 | ``ppo[:key=value...]`` | the env's shipped checkpoint (from ``choco_envs.policy``) |

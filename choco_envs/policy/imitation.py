@@ -98,11 +98,14 @@ def collect(
         seats: list[int] = []
         while not game.is_over(s):
             p = game.current_player(s)
-            o = enc.encode(s, p)
             m = game.legal_mask(s)
             if roles[p] and roles[p] != teacher:
+                # an opponent gets the env's default observation (a policy bot encodes its
+                # own); the student's encoder may be slow (Le Chocolat's "search")
+                o = game.observe(s, p)
                 a = opp_bots[roles[p]].act_view(AgentView(game, s, p, o, m))
             else:
+                o = enc.encode(s, p)
                 label = teacher_bot.act_view(AgentView(game, s, p, o, m))
                 obs.append(o)
                 masks.append(m)

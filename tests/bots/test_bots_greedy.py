@@ -45,6 +45,10 @@ def test_greedy_settings_are_the_games_own_and_checked() -> None:
     with pytest.raises(ConfigError, match=r"min_confidence='1\.5' is not allowed.*\[0, 1\]"):
         bots.make("greedy:min_confidence=1.5", env_id="chocolates_v0")
     with pytest.raises(ConfigError, match="allowed options: none"):
+        bots.make("greedy:min_confidence=0.8", env_id="chocolate_factory_v0")
+    with pytest.raises(
+        ConfigError, match="unknown option 'min_confidence'.*allowed options: depth"
+    ):
         bots.make("greedy:min_confidence=0.8", env_id="le_chocolat_v0")
     with pytest.raises(ConfigError, match="need an env_id"):
         bots.make("greedy:min_confidence=0.8")

@@ -287,7 +287,13 @@ def make_encoders(game: LeChocolatGame) -> dict[str, Encoder[LeChocolatState]]:
         "grid planes, then every scalar as a constant plane, relative to the observer",
         action_planes(),
     )
-    return {"flat": flat, "planes": planes, "derived": _derived_encoder(game, planes)}
+    derived = _derived_encoder(game, planes)
+    return {
+        "flat": flat,
+        "planes": planes,
+        "derived": derived,
+        "search": _search_encoder(game, derived),
+    }
 
 
 #: the ``derived`` planes, one per action-plane channel (same positions)
@@ -352,5 +358,60 @@ def _derived_encoder(
         layout,
         fill,
         "the planes, then each legal action's greedy value at its action place",
+        place,
+    )
+
+
+#: the ``search`` planes after ``derived``'s, one per action-plane channel (same positions)
+SEARCH_CHANNELS = (
+    ("cut_right_search", "vertical cuts at their action place: the depth-3 search value"),
+    ("cut_below_search", "horizontal cuts at their action place: the depth-3 search value"),
+    ("claim_search", "claims at the chunk's top-left tile: the depth-3 search value"),
+)
+#: whole turns the ``search`` observation looks ahead
+SEARCH_DEPTH = 3
+
+
+def _search_encoder(
+    game: LeChocolatGame, derived: Encoder[LeChocolatState]
+) -> Encoder[LeChocolatState]:
+    """``"derived"``, then for the seat to act, every legal action's value to an
+    alpha-beta search of ``SEARCH_DEPTH`` whole turns (``search.action_values``, the
+    ``greedy:depth=3`` bot's own values), placed where ``action_planes`` scores that
+    action: 1 for the best, 1 - (best - value) / ``search.VALUE_WINDOW`` (2 VP) for the
+    others (not below 0), 0 off the legal actions and for a seat that is not to act. The
+    search values tiles by what the observer knows only, so nothing hidden enters. Many
+    times slower than ``"derived"`` (tens of milliseconds a decision): an observation for
+    a policy that reads a search, not for fast self-play."""
+    from choco_envs.games.le_chocolat.search import VALUE_WINDOW, action_values
+
+    place = derived.action_planes
+    assert place is not None
+    layout = Layout()
+    for f in derived.layout.fields:
+        layout.add(f.name, f.size, f.meaning, f.low, f.high)
+    for name, meaning in SEARCH_CHANNELS:
+        layout.add(name, 1, meaning)
+    base = derived.shape[0]
+    board = len(SEARCH_CHANNELS) * grid.HEIGHT * grid.WIDTH
+
+    def fill(s: LeChocolatState, p: int, out: np.ndarray) -> None:
+        derived.fill(s, p, out[:base])
+        if s.phase >= OVER or s.player != p:
+            out[base:] = 0.0
+            return
+        values = action_values(game, s, SEARCH_DEPTH)
+        top = max(values.values())
+        extra = np.zeros(board, dtype=np.float32)
+        for a, v in values.items():
+            extra[place.index[a]] = max(0.0, 1.0 - (top - v) / VALUE_WINDOW)
+        out[base:] = extra.reshape(len(SEARCH_CHANNELS), grid.HEIGHT, grid.WIDTH)
+
+    return Encoder(
+        "search",
+        (layout.size, grid.HEIGHT, grid.WIDTH),
+        layout,
+        fill,
+        "the derived planes, then each legal action's depth-3 search value at its place",
         place,
     )

@@ -25,10 +25,31 @@ TILE_BONUS = 0.05
 
 def card_score(card: ScoringCard, mine: Counts, theirs: Counts) -> float:
     """The card's VP for expected flavor counts (majority needs a clear lead)."""
-    total = sum(vp * n for vp, n in zip(card.each, mine, strict=False))
-    total += sum(vp * min(mine[f] for f in members) for members, vp in card.sets)
-    total += sum(vp for f, vp in card.majority if mine[f] > theirs[f] + 0.25)
-    return total
+    each, sets, majority = _compiled(card)
+    per_tile: float = 0
+    for f, vp in each:
+        per_tile += vp * mine[f]
+    in_sets: float = 0
+    for members, vp in sets:
+        in_sets += vp * min([mine[f] for f in members])
+    leads = 0
+    for f, vp in majority:
+        if mine[f] > theirs[f] + 0.25:
+            leads += vp
+    return per_tile + in_sets + leads  # summed group by group, as it always was
+
+
+_COMPILED: dict[ScoringCard, tuple[tuple[tuple[int, int], ...], tuple, tuple]] = {}
+
+
+def _compiled(card: ScoringCard) -> tuple[tuple[tuple[int, int], ...], tuple, tuple]:
+    """The card's nonzero per-tile values as (flavor, VP), its sets and majorities (the
+    search calls ``card_score`` hundreds of thousands of times a game)."""
+    out = _COMPILED.get(card)
+    if out is None:
+        each = tuple((f, vp) for f, vp in enumerate(card.each) if vp)
+        out = _COMPILED[card] = (each, card.sets, card.majority)
+    return out
 
 
 def lead(card: ScoringCard, mine: Counts, theirs: Counts) -> float:
@@ -64,6 +85,7 @@ class Beliefs:
             self.cell.append(vec)
         self.n = n
         self._rects: dict[int, Counts] = {}
+        self._keys: dict[int, tuple[tuple[float, ...], int]] = {}
 
     def of_cells(self, cells: tuple[int, ...] | list[int]) -> Counts:
         out = [0.0] * self.n
@@ -77,6 +99,14 @@ class Beliefs:
         if out is None:
             out = self._rects[rect] = self.of_cells(grid.RECT_CELLS[rect])
         return out
+
+    def piece_key(self, rect: int) -> tuple[tuple[float, ...], int]:
+        """What a claim of chunk ``rect`` is worth depends on: its expected flavor counts
+        and its size (cached). Chunks with equal keys are worth the same to a claimer."""
+        key = self._keys.get(rect)
+        if key is None:
+            key = self._keys[rect] = (tuple(self.of_rect(rect)), grid.SIZE[rect])
+        return key
 
     def hand(self, s: LeChocolatState, seat: int) -> Counts:
         return self.of_cells([c for c in range(grid.CELLS) if s.owner[c] == seat])
@@ -126,13 +156,23 @@ def opponent_threat(
     if not pieces:
         return 0.0
     before = lead(card, opp, me)
-    return max(claim_gain(card, beliefs, opp, me, r, before) for r in pieces)
+    # one chunk per distinct (expected counts, size): equal keys gain exactly the same
+    unique = {beliefs.piece_key(r): r for r in pieces}
+    return max(claim_gain(card, beliefs, opp, me, r, before) for r in unique.values())
 
 
-def greedy_action(game: LeChocolatGame, state: LeChocolatState, rng: Rng) -> int:
-    """The greedy choice of the seat to act in a (determinized) state."""
+def greedy_action(game: LeChocolatGame, state: LeChocolatState, rng: Rng, depth: int = 1) -> int:
+    """The greedy choice of the seat to act in a (determinized) state. ``depth`` (the
+    ``greedy:depth=N`` setting, ``OPTIONS``): 1 is the baseline one-ply bot below; 2 to
+    ``search.MAX_DEPTH`` play the best action of an alpha-beta search of that many whole
+    turns (``search.action_values``), ties broken at random."""
     from choco_envs.games.le_chocolat.rules import CLAIM, NUM_SPLIT_ACTIONS
+    from choco_envs.games.le_chocolat.search import action_values, check_depth
 
+    if check_depth(depth) > 1:
+        values = action_values(game, state, depth)
+        top = max(values.values())
+        return rng.choice([a for a, v in values.items() if v > top - 1e-9])
     seat = state.player
     card = game.card(state)
     beliefs = Beliefs(game, state, seat)
@@ -147,6 +187,22 @@ def greedy_action(game: LeChocolatGame, state: LeChocolatState, rng: Rng) -> int
         elif value > best_value - 1e-9:
             best.append(action)
     return rng.choice(best)
+
+
+def _depth(text: str) -> int:
+    from choco_envs.games.le_chocolat.search import check_depth
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"depth={text!r} is not an integer") from None
+    return check_depth(value)
+
+
+#: the settings of ``greedy_action`` a bot spec may give: ``greedy:depth=3``
+OPTIONS = {
+    "depth": (_depth, "whole turns of alpha-beta lookahead, 1 (the baseline bot) to 4"),
+}
 
 
 def split_value(
