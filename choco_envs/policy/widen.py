@@ -98,3 +98,63 @@ def widen_checkpoint(
         "observation_shape": meta["observation_shape"],
     }
     return save_checkpoint(out, widened, keep)
+
+
+def move_inputs(source: str | Path, moves: list[tuple[str, str]], out: str | Path) -> Path:
+    """Write to ``out`` the policy of ``source`` whose first layer reads observation field
+    ``dst`` where it read field ``src``, for each ``(src, dst)`` in ``moves``: the first
+    layer's weights of ``src``'s inputs (entries, or planes for a conv net) move to
+    ``dst``'s, and ``src``'s become 0. Given an observation whose ``dst`` holds what
+    ``src`` held, the new network computes what the old one did.
+
+    Made for a policy just widened to an observation that adds a better version of a
+    field it already reads (Le Chocolat's ``search`` planes beside ``derived``'s greedy
+    value planes): the policy reads the new one from the start. Refused (ConfigError) for
+    an unknown field, fields of different sizes, a field named twice, or a ``dst`` whose
+    weights are not all 0 (they would be overwritten)."""
+    import torch
+
+    from choco_envs.policy.checkpoint import file_sha256, load_policy, save_checkpoint
+    from choco_envs.registry import make_game
+
+    model, meta = load_policy(source)
+    config = model.config
+    layout = make_game(meta["env_id"], **meta["options"]).encoder(meta["encoder"]).layout
+    fields = {f.name: f for f in layout.fields}
+    named = [name for pair in moves for name in pair]
+    for name in named:
+        if name not in fields:
+            raise ConfigError(
+                f"field {name!r} is not in observation {meta['encoder']!r} of {str(source)!r}; "
+                f"allowed: {', '.join(fields)}"
+            )
+    if not moves or len(set(named)) != len(named):
+        raise ConfigError(f"moves {moves!r}: give each field once, at least one move")
+    first = FIRST_CONV if config.conv_channels else FIRST_LINEAR
+    state = model.state_dict()
+    weight = state[first].clone()
+    for src, dst in moves:
+        a, b = fields[src], fields[dst]
+        if a.stop - a.start != b.stop - b.start:
+            raise ConfigError(
+                f"fields {src!r} ({a.stop - a.start}) and {dst!r} ({b.stop - b.start}) "
+                "differ in size; allowed: fields of one size"
+            )
+        if torch.count_nonzero(weight[:, b.start : b.stop]):
+            raise ConfigError(
+                f"the first layer already reads field {dst!r} of {str(source)!r} (nonzero "
+                "weights); allowed: a field with zero weights, e.g. one just widened to"
+            )
+        weight[:, b.start : b.stop] = state[first][:, a.start : a.stop]
+        weight[:, a.start : a.stop] = 0
+    state[first] = weight
+    model.load_state_dict(state, strict=True)
+    keep: dict[str, Any] = {
+        k: v for k, v in meta.items() if k not in ("format", "network", "observation_layout")
+    }
+    keep["moved_inputs"] = {
+        "path": str(source),
+        "sha256": file_sha256(source),
+        "moves": [list(pair) for pair in moves],
+    }
+    return save_checkpoint(out, model, keep)

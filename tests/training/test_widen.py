@@ -12,7 +12,7 @@ import torch
 from choco_envs.core.errors import ConfigError
 from choco_envs.policy.checkpoint import file_sha256, load_policy, save_checkpoint
 from choco_envs.policy.net import ActorCritic, NetConfig
-from choco_envs.policy.widen import widen_checkpoint
+from choco_envs.policy.widen import move_inputs, widen_checkpoint
 from choco_envs.registry import make_game
 
 OPTIONS = {"num_players": 2, "edition": "classic"}
@@ -188,3 +188,81 @@ def test_widening_with_action_features_plays_as_before_and_learns_per_action(
     with pytest.raises(ConfigError, match="declares no per-action fields"):
         widen_checkpoint(choc, "beliefs", tmp_path / "x.safetensors", action_features=True)
     assert not (tmp_path / "x.safetensors").exists()
+
+
+def test_moved_inputs_read_the_new_field_exactly_as_the_old_one(tmp_path: Path) -> None:
+    """``move_inputs``: a Le Chocolat policy widened to ``"search"`` reads the search
+    planes where it read ``derived``'s greedy value planes; given an observation whose
+    search planes hold the old value planes, it computes what the old policy did (whatever
+    the old planes now hold). Bad moves are refused naming the allowed."""
+    game = make_game("le_chocolat_v0")
+    derived = game.encoder("derived")
+    index = derived.action_planes.index  # type: ignore[union-attr]
+    torch.manual_seed(3)
+    config = NetConfig(tuple(derived.shape), game.num_actions, (16,), (4, 4), 3, index)
+    meta = {
+        "env_id": "le_chocolat_v0", "version": 0, "options": {"num_players": 2},
+        "encoder": "derived", "observation_shape": list(derived.shape),
+        "num_actions": game.num_actions, "steps_trained": 1,
+    }  # fmt: skip
+    src = save_checkpoint(tmp_path / "d.safetensors", ActorCritic(config), meta)
+    wide = widen_checkpoint(src, "search", tmp_path / "s.safetensors")
+    moves = [
+        ("cut_right_value", "cut_right_search"),
+        ("cut_below_value", "cut_below_search"),
+        ("claim_value", "claim_search"),
+    ]
+    out = move_inputs(wide, moves, tmp_path / "m.safetensors")
+    old, _ = load_policy(src)
+    new, new_meta = load_policy(out, "le_chocolat_v0")
+    assert new_meta["moved_inputs"]["moves"] == [list(m) for m in moves]
+    assert new_meta["moved_inputs"]["sha256"] == file_sha256(wide)
+    rng = random.Random(4)
+    s = game.new_state(rng)
+    checked = 0
+    while not game.is_over(s):
+        o = torch.tensor(derived.encode(s, s.player))[None]
+        noise = torch.rand(1, 3, *o.shape[2:])  # the old planes no longer matter
+        moved = torch.cat([o[:, :82], noise, o[:, 82:85]], dim=1)
+        mask = torch.tensor(game.legal_mask(s))[None]
+        with torch.no_grad():
+            (l1, v1), (l2, v2) = old(o, mask), new(moved, mask)
+        assert torch.allclose(l1, l2, atol=1e-5) and torch.allclose(v1, v2, atol=1e-5)
+        checked += 1
+        game.apply(s, rng.choice(game.legal_actions(s)), rng)
+    assert checked > 10
+    with pytest.raises(ConfigError, match="'nope' is not in observation 'search'.*allowed: "):
+        move_inputs(wide, [("nope", "claim_search")], tmp_path / "x.safetensors")
+    with pytest.raises(ConfigError, match="differ in size; allowed: fields of one size"):
+        move_inputs(wide, [("card_each", "claim_search")], tmp_path / "x.safetensors")
+    with pytest.raises(ConfigError, match="already reads field 'claim_value'"):
+        move_inputs(wide, [("claim_search", "claim_value")], tmp_path / "x.safetensors")
+    with pytest.raises(ConfigError, match="give each field once"):
+        move_inputs(
+            wide,
+            [("claim_value", "claim_search"), ("claim_value", "cut_right_search")],
+            tmp_path / "x.safetensors",
+        )
+    assert not (tmp_path / "x.safetensors").exists()
+
+
+def test_move_inputs_script_writes_the_file(tmp_path: Path) -> None:
+    import runpy
+    import sys
+
+    src = flat_checkpoint(tmp_path / "f.safetensors")
+    wide = widen_checkpoint(src, "derived", tmp_path / "d.safetensors")
+    script = Path(__file__).resolve().parents[2] / "training" / "move_inputs.py"
+    out = tmp_path / "m.safetensors"
+    argv = sys.argv
+    codes = []
+    try:
+        for move in ("cards_0=take_gain", "cards_0"):
+            sys.argv = [str(script), str(wide), "--move", move, "--out", str(out)]
+            with pytest.raises(SystemExit) as done:
+                runpy.run_path(str(script), run_name="__main__")
+            codes.append(done.value.code)
+    finally:
+        sys.argv = argv
+    assert codes == [0, 2]  # the second: "--move 'cards_0': allowed: SRC=DST"
+    assert load_policy(out)[1]["moved_inputs"]["moves"] == [["cards_0", "take_gain"]]
