@@ -1,9 +1,11 @@
-"""What an observation and a greedy move cost, per step, on positions from random play.
+"""What an observation and a greedy move cost, per step, on positions from random play
+(or, with ``--play greedy``, from games the greedy bot plays).
 
     python training/observation_cost.py --env le_chocolat_v0 --encoder derived
     python training/observation_cost.py --env chocolatiers_v0 --encoder derived flat --games 50
 
-Plays ``--games`` games with uniformly random moves (seeded) and, at every step, times
+Plays ``--games`` games with uniformly random moves (seeded; ``--play greedy``: the greedy
+bot's moves) and, at every step, times
 the observation of the seat to act for each ``--encoder`` and one greedy move on a
 determinization of its view (what the greedy bot does). Prints the mean milliseconds per
 step of each; the figures in the game docs come from here. Shared machines are noisy:
@@ -17,8 +19,12 @@ import random
 import time
 
 
-def measure(env_id: str, encoders: list[str], games: int, seed: int) -> dict[str, float]:
-    """Mean milliseconds per step: ``encoder:<name>`` for each encoder, and ``greedy``."""
+def measure(
+    env_id: str, encoders: list[str], games: int, seed: int, play: str = "random"
+) -> dict[str, float]:
+    """Mean milliseconds per step: ``encoder:<name>`` for each encoder, and ``greedy``,
+    on the positions of games played by uniformly random moves (``play="random"``) or by
+    the greedy bot's (``"greedy"``: positions like those of games against it)."""
     from choco_envs.bots.greedy import greedy_move
     from choco_envs.registry import make_game
 
@@ -37,9 +43,9 @@ def measure(env_id: str, encoders: list[str], games: int, seed: int) -> dict[str
                 total[f"encoder:{name}"] += time.perf_counter() - t
             view = game.determinize(s, p, rng)
             t = time.perf_counter()
-            greedy_move(game, view, rng)
+            move = greedy_move(game, view, rng)
             total["greedy"] += time.perf_counter() - t
-            game.apply(s, rng.choice(game.legal_actions(s)), rng)
+            game.apply(s, move if play == "greedy" else rng.choice(game.legal_actions(s)), rng)
             steps += 1
     return {key: 1000 * value / max(1, steps) for key, value in total.items()}
 
@@ -50,17 +56,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--encoder", nargs="+", default=["flat"], help="observation names")
     parser.add_argument("--games", type=int, default=30, help="random games to time over")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--play",
+        choices=("random", "greedy"),
+        default="random",
+        help="who plays the games timed over: random moves (default) or the greedy bot",
+    )
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error(f"--games {args.games} is not allowed; allowed: an int >= 1")
     from choco_envs.core.errors import ConfigError
 
     try:
-        result = measure(args.env, args.encoder, args.games, args.seed)
+        result = measure(args.env, args.encoder, args.games, args.seed, args.play)
     except ConfigError as err:
         parser.error(str(err))
     for key, ms in result.items():
-        print(f"{args.env} {key}: {ms:.3f} ms a step")
+        print(f"{args.env} {key}: {ms:.3f} ms a step ({args.play} play)")
     return 0
 
 

@@ -253,6 +253,8 @@ def test_observation_cost_times_each_encoder_and_the_greedy_move(tmp_path: Path)
         text=True,
     )  # fmt: skip
     assert bad.returncode == 2 and "observation='nope' is not allowed" in bad.stderr
+    greedy = run_script("observation_cost.py", [*args[:-1], "1", "--play", "greedy"], tmp_path)
+    assert "chocolates_v0 encoder:beliefs: " in greedy and "ms a step (greedy play)" in greedy
 
 
 def test_chocolatiers_greedy_tuning_plays_each_setting_and_refuses_a_bad_spec(
