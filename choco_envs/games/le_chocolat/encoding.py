@@ -16,6 +16,7 @@ constant plane.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from random import Random
 from typing import TYPE_CHECKING
 
@@ -318,48 +319,68 @@ def _derived_encoder(
     enters."""
     from choco_envs.games.le_chocolat.greedy import Beliefs, claim_gain, lead, split_value
 
-    place = planes.action_planes
-    assert place is not None
-    layout = Layout()
-    for f in planes.layout.fields:
-        layout.add(f.name, f.size, f.meaning, f.low, f.high)
-    for name, meaning in DERIVED_CHANNELS:
-        layout.add(name, 1, meaning)
-    base = planes.shape[0]
-    board = len(DERIVED_CHANNELS) * grid.HEIGHT * grid.WIDTH
-    split_limit = len(place.index) - N  # split actions come first, then the N claims
+    assert planes.action_planes is not None
+    split_limit = len(planes.action_planes.index) - N  # splits first, then the N claims
     rng = Random(0)  # splitting draws nothing; apply wants an rng
 
-    def fill(s: LeChocolatState, p: int, out: np.ndarray) -> None:
-        planes.fill(s, p, out[:base])
-        if s.phase >= OVER or s.player != p:
-            return
+    def values(s: LeChocolatState, p: int) -> dict[int, float]:
         card = game.card(s)
         beliefs = Beliefs(game, s, p)
         mine, theirs = beliefs.hand(s, p), beliefs.hand(s, 1 - p)
         legal = game.legal_actions(s)
         if s.phase == SPLIT:
-            values = [split_value(game, card, beliefs, s, a, mine, theirs, rng) for a in legal]
-        else:
-            before = lead(card, mine, theirs)
-            values = [
-                claim_gain(card, beliefs, mine, theirs, s.chunk_at[a - split_limit], before)
-                for a in legal
-            ]
-        top = max(values)
-        extra = np.zeros(board, dtype=np.float32)
-        for a, v in zip(legal, values, strict=True):
-            extra[place.index[a]] = max(0.0, 1.0 - (top - v) / VALUE_SCALE)
-        out[base:] = extra.reshape(len(DERIVED_CHANNELS), grid.HEIGHT, grid.WIDTH)
+            return {a: split_value(game, card, beliefs, s, a, mine, theirs, rng) for a in legal}
+        before = lead(card, mine, theirs)
+        return {
+            a: claim_gain(card, beliefs, mine, theirs, s.chunk_at[a - split_limit], before)
+            for a in legal
+        }
 
-    return Encoder(
+    return _action_value_encoder(
         "derived",
-        (layout.size, grid.HEIGHT, grid.WIDTH),
-        layout,
-        fill,
+        planes,
+        DERIVED_CHANNELS,
+        values,
+        VALUE_SCALE,
         "the planes, then each legal action's greedy value at its action place",
-        place,
     )
+
+
+def _action_value_encoder(
+    name: str,
+    prefix: Encoder[LeChocolatState],
+    channels: tuple[tuple[str, str], ...],
+    values: Callable[[LeChocolatState, int], dict[int, float]],
+    scale: float,
+    description: str,
+) -> Encoder[LeChocolatState]:
+    """``prefix``'s observation, then one plane per action-plane channel: for the seat to
+    act, each legal action's value (``values(s, p)``: action -> value) at the action's
+    place, as 1 for the best and 1 - (best - value) / ``scale`` for the others (not below
+    0); 0 elsewhere and for a seat that is not to act."""
+    place = prefix.action_planes
+    assert place is not None
+    layout = Layout()
+    for f in prefix.layout.fields:
+        layout.add(f.name, f.size, f.meaning, f.low, f.high)
+    for field, meaning in channels:
+        layout.add(field, 1, meaning)
+    base = prefix.shape[0]
+    board = len(channels) * grid.HEIGHT * grid.WIDTH
+
+    def fill(s: LeChocolatState, p: int, out: np.ndarray) -> None:
+        prefix.fill(s, p, out[:base])
+        if s.phase >= OVER or s.player != p:
+            out[base:] = 0.0
+            return
+        by_action = values(s, p)
+        top = max(by_action.values())
+        extra = np.zeros(board, dtype=np.float32)
+        for a, v in by_action.items():
+            extra[place.index[a]] = max(0.0, 1.0 - (top - v) / scale)
+        out[base:] = extra.reshape(len(channels), grid.HEIGHT, grid.WIDTH)
+
+    return Encoder(name, (layout.size, grid.HEIGHT, grid.WIDTH), layout, fill, description, place)
 
 
 #: the ``search`` planes after ``derived``'s, one per action-plane channel (same positions)
@@ -385,33 +406,11 @@ def _search_encoder(
     a policy that reads a search, not for fast self-play."""
     from choco_envs.games.le_chocolat.search import VALUE_WINDOW, action_values
 
-    place = derived.action_planes
-    assert place is not None
-    layout = Layout()
-    for f in derived.layout.fields:
-        layout.add(f.name, f.size, f.meaning, f.low, f.high)
-    for name, meaning in SEARCH_CHANNELS:
-        layout.add(name, 1, meaning)
-    base = derived.shape[0]
-    board = len(SEARCH_CHANNELS) * grid.HEIGHT * grid.WIDTH
-
-    def fill(s: LeChocolatState, p: int, out: np.ndarray) -> None:
-        derived.fill(s, p, out[:base])
-        if s.phase >= OVER or s.player != p:
-            out[base:] = 0.0
-            return
-        values = action_values(game, s, SEARCH_DEPTH)
-        top = max(values.values())
-        extra = np.zeros(board, dtype=np.float32)
-        for a, v in values.items():
-            extra[place.index[a]] = max(0.0, 1.0 - (top - v) / VALUE_WINDOW)
-        out[base:] = extra.reshape(len(SEARCH_CHANNELS), grid.HEIGHT, grid.WIDTH)
-
-    return Encoder(
+    return _action_value_encoder(
         "search",
-        (layout.size, grid.HEIGHT, grid.WIDTH),
-        layout,
-        fill,
+        derived,
+        SEARCH_CHANNELS,
+        lambda s, p: action_values(game, s, SEARCH_DEPTH),
+        VALUE_WINDOW,
         "the derived planes, then each legal action's depth-3 search value at its place",
-        place,
     )
