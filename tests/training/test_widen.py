@@ -32,6 +32,21 @@ def flat_checkpoint(path: Path, conv: bool = False) -> Path:
     return save_checkpoint(path, model, meta)
 
 
+def board_checkpoint(path: Path, encoder: str, seed: int) -> Path:
+    """A small random Le Chocolat conv policy with a board action head on ``encoder``."""
+    game = make_game("le_chocolat_v0")
+    enc = game.encoder(encoder)
+    index = enc.action_planes.index  # type: ignore[union-attr]
+    torch.manual_seed(seed)
+    config = NetConfig(tuple(enc.shape), game.num_actions, (16,), (4, 4), 3, index)
+    meta = {
+        "env_id": "le_chocolat_v0", "version": 0, "options": {"num_players": 2},
+        "encoder": encoder, "observation_shape": list(enc.shape),
+        "num_actions": game.num_actions, "steps_trained": 1,
+    }  # fmt: skip
+    return save_checkpoint(path, ActorCritic(config), meta)
+
+
 def test_widened_policy_plays_exactly_as_before(tmp_path: Path) -> None:
     """New inputs get zero weights: on every position the widened policy's logits and
     value on ``"derived"`` equal the old ones on ``"flat"``; the file says where it came
@@ -124,15 +139,7 @@ def test_a_conv_policy_with_a_board_head_widens_by_its_first_conv(tmp_path: Path
     zero weights for them, the board action head is kept, and play is unchanged."""
     game = make_game("le_chocolat_v0")
     planes = game.encoder("planes")
-    index = planes.action_planes.index  # type: ignore[union-attr]
-    torch.manual_seed(1)
-    config = NetConfig(tuple(planes.shape), game.num_actions, (16,), (4, 4), 3, index)
-    meta = {
-        "env_id": "le_chocolat_v0", "version": 0, "options": {"num_players": 2},
-        "encoder": "planes", "observation_shape": list(planes.shape),
-        "num_actions": game.num_actions, "steps_trained": 1,
-    }  # fmt: skip
-    src = save_checkpoint(tmp_path / "p.safetensors", ActorCritic(config), meta)
+    src = board_checkpoint(tmp_path / "p.safetensors", "planes", seed=1)
     out = widen_checkpoint(src, "derived", tmp_path / "d.safetensors")
     old, _ = load_policy(src)
     new, meta = load_policy(out, "le_chocolat_v0")
@@ -197,15 +204,7 @@ def test_moved_inputs_read_the_new_field_exactly_as_the_old_one(tmp_path: Path) 
     the old planes now hold). Bad moves are refused naming the allowed."""
     game = make_game("le_chocolat_v0")
     derived = game.encoder("derived")
-    index = derived.action_planes.index  # type: ignore[union-attr]
-    torch.manual_seed(3)
-    config = NetConfig(tuple(derived.shape), game.num_actions, (16,), (4, 4), 3, index)
-    meta = {
-        "env_id": "le_chocolat_v0", "version": 0, "options": {"num_players": 2},
-        "encoder": "derived", "observation_shape": list(derived.shape),
-        "num_actions": game.num_actions, "steps_trained": 1,
-    }  # fmt: skip
-    src = save_checkpoint(tmp_path / "d.safetensors", ActorCritic(config), meta)
+    src = board_checkpoint(tmp_path / "d.safetensors", "derived", seed=3)
     wide = widen_checkpoint(src, "search", tmp_path / "s.safetensors")
     moves = [
         ("cut_right_value", "cut_right_search"),
