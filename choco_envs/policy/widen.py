@@ -62,7 +62,7 @@ def widen_checkpoint(
             f"encoder {encoder!r} places actions on the board unlike {meta['encoder']!r}, "
             f"whose board action head {str(source)!r} has"
         )
-    first = FIRST_CONV if config.conv_channels else FIRST_LINEAR
+    first = _first_layer(config)
     features = config.action_features
     if action_features:
         if not new.action_fields or config.conv_channels:
@@ -86,9 +86,7 @@ def widen_checkpoint(
     grown[:, : old.shape[0]] = weight
     state[first] = grown
     widened.load_state_dict(state, strict=True)
-    keep: dict[str, Any] = {
-        k: v for k, v in meta.items() if k not in ("format", "network", "observation_layout")
-    }
+    keep = _carried_meta(meta)
     keep["encoder"] = encoder
     keep["observation_shape"] = list(new.shape)
     keep["widened_from"] = {
@@ -130,7 +128,7 @@ def move_inputs(source: str | Path, moves: list[tuple[str, str]], out: str | Pat
             )
     if not moves or len(set(named)) != len(named):
         raise ConfigError(f"moves {moves!r}: give each field once, at least one move")
-    first = FIRST_CONV if config.conv_channels else FIRST_LINEAR
+    first = _first_layer(config)
     state = model.state_dict()
     weight = state[first].clone()
     for src, dst in moves:
@@ -149,12 +147,21 @@ def move_inputs(source: str | Path, moves: list[tuple[str, str]], out: str | Pat
         weight[:, a.start : a.stop] = 0
     state[first] = weight
     model.load_state_dict(state, strict=True)
-    keep: dict[str, Any] = {
-        k: v for k, v in meta.items() if k not in ("format", "network", "observation_layout")
-    }
+    keep = _carried_meta(meta)
     keep["moved_inputs"] = {
         "path": str(source),
         "sha256": file_sha256(source),
         "moves": [list(pair) for pair in moves],
     }
     return save_checkpoint(out, model, keep)
+
+
+def _first_layer(config: Any) -> str:
+    """The state-dict key of the network's first layer (a conv net's first conv layer)."""
+    return FIRST_CONV if config.conv_channels else FIRST_LINEAR
+
+
+def _carried_meta(meta: dict[str, Any]) -> dict[str, Any]:
+    """The metadata a derived checkpoint keeps (the format, network and observation layout
+    are written afresh by ``save_checkpoint``)."""
+    return {k: v for k, v in meta.items() if k not in ("format", "network", "observation_layout")}
