@@ -108,8 +108,9 @@ def move_inputs(source: str | Path, moves: list[tuple[str, str]], out: str | Pat
     Made for a policy just widened to an observation that adds a better version of a
     field it already reads (Le Chocolat's ``search`` planes beside ``derived``'s greedy
     value planes): the policy reads the new one from the start. Refused (ConfigError) for
-    an unknown field, fields of different sizes, a field named twice, or a ``dst`` whose
-    weights are not all 0 (they would be overwritten)."""
+    an unknown field, fields of different sizes, a field named twice, a field that also
+    feeds its actions' logits directly (``NetConfig.action_features``: that path would
+    not move), or a ``dst`` whose weights are not all 0 (they would be overwritten)."""
     import torch
 
     from choco_envs.policy.checkpoint import file_sha256, load_policy, save_checkpoint
@@ -133,6 +134,14 @@ def move_inputs(source: str | Path, moves: list[tuple[str, str]], out: str | Pat
     weight = state[first].clone()
     for src, dst in moves:
         a, b = fields[src], fields[dst]
+        for start, _first_action, size in config.action_features:
+            for name, f in ((src, a), (dst, b)):
+                if start < f.stop and f.start < start + size:
+                    raise ConfigError(
+                        f"field {name!r} of {str(source)!r} also feeds its actions' logits "
+                        "directly (action_features), which moving its inputs would not "
+                        "carry; allowed: fields without per-action logits"
+                    )
         if a.stop - a.start != b.stop - b.start:
             raise ConfigError(
                 f"fields {src!r} ({a.stop - a.start}) and {dst!r} ({b.stop - b.start}) "

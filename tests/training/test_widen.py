@@ -265,3 +265,14 @@ def test_move_inputs_script_writes_the_file(tmp_path: Path) -> None:
         sys.argv = argv
     assert codes == [0, 2]  # the second: "--move 'cards_0': allowed: SRC=DST"
     assert load_policy(out)[1]["moved_inputs"]["moves"] == [["cards_0", "take_gain"]]
+
+
+def test_move_inputs_refuses_a_field_with_per_action_logits(tmp_path: Path) -> None:
+    """A field wired straight to its actions' logits (``--action-features``) would keep
+    feeding them from its old place: moving its first-layer weights alone would change the
+    policy, so it is refused, and nothing is written."""
+    src = flat_checkpoint(tmp_path / "f.safetensors")
+    wide = widen_checkpoint(src, "derived", tmp_path / "d.safetensors", action_features=True)
+    with pytest.raises(ConfigError, match="'take_gain'.*action_features.*allowed: fields without"):
+        move_inputs(wide, [("cards_0", "take_gain")], tmp_path / "x.safetensors")
+    assert not (tmp_path / "x.safetensors").exists()
