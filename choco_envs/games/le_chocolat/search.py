@@ -92,9 +92,8 @@ class Lookahead:
     def _evaluate(self, t: LeChocolatState) -> float:
         from choco_envs.games.le_chocolat.rules import OVER
 
-        seat, owner = self.seat, t.owner
-        mine = self.beliefs.of_cells([c for c in range(grid.CELLS) if owner[c] == seat])
-        theirs = self.beliefs.of_cells([c for c in range(grid.CELLS) if owner[c] == 1 - seat])
+        seat = self.seat
+        mine, theirs = self.beliefs.hand(t, seat), self.beliefs.hand(t, 1 - seat)
         value = lead(self.card, mine, theirs) + TILE_BONUS * (t.claimed[seat] - t.claimed[1 - seat])
         if t.phase != OVER:
             if t.player == seat:
