@@ -27,8 +27,17 @@ def main(argv: list[str] | None = None) -> int:
         help="also add the encoder's per-action fields straight to their actions' logits "
         "(one weight per field, 0 at first)",
     )
+    parser.add_argument(
+        "--feature-weight",
+        type=float,
+        default=0.0,
+        help="with --action-features: the fields' weight at first (default 0: the policy "
+        "is unchanged; a large one makes it follow a field that marks one action)",
+    )
     args = parser.parse_args(argv)
-    path = widen_checkpoint(args.source, args.encoder, args.out, args.action_features)
+    path = widen_checkpoint(
+        args.source, args.encoder, args.out, args.action_features, args.feature_weight
+    )
     print(f"wrote {path} (observation {args.encoder!r})")
     return 0
 

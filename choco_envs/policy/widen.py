@@ -20,15 +20,22 @@ FIRST_CONV = "torso.0.weight"  # the first conv layer of a conv net
 
 
 def widen_checkpoint(
-    source: str | Path, encoder: str, out: str | Path, action_features: bool = False
+    source: str | Path,
+    encoder: str,
+    out: str | Path,
+    action_features: bool = False,
+    feature_weight: float = 0.0,
 ) -> Path:
     """Write to ``out`` the policy of ``source`` for observation ``encoder``, whose first
     fields (entries, or planes for a conv net) must be those of the encoder ``source`` was
     trained on (same names, positions and bounds), with the same action planes for a board
     action head. Refused with a ConfigError otherwise. With ``action_features`` the
     network also adds the encoder's per-action fields (``Encoder.action_fields``) to their
-    actions' logits, with weights 0 at first (``NetConfig.action_features``)."""
+    actions' logits (``NetConfig.action_features``), with weights ``feature_weight`` at
+    first: 0 (the default) leaves the policy unchanged, a large weight makes it follow a
+    field that marks one action (Chocolates' ``plan_action``) from the start."""
     import dataclasses
+    import math
 
     import torch
 
@@ -36,6 +43,11 @@ def widen_checkpoint(
     from choco_envs.policy.net import ActorCritic, action_features_of
     from choco_envs.registry import make_game
 
+    if not math.isfinite(feature_weight) or (feature_weight and not action_features):
+        raise ConfigError(
+            f"feature_weight={feature_weight!r} is not allowed; allowed: a finite number, "
+            "and only with action_features"
+        )
     model, meta = load_policy(source)
     config = model.config
     game = make_game(meta["env_id"], **meta["options"])
@@ -76,7 +88,7 @@ def widen_checkpoint(
     )
     state = model.state_dict()
     if features and "action_feature_weight" not in state:
-        state["action_feature_weight"] = torch.zeros(len(features))
+        state["action_feature_weight"] = torch.full((len(features),), float(feature_weight))
     weight = state[first]
     if weight.shape[1] != old.shape[0]:
         raise CheckpointError(

@@ -32,6 +32,20 @@ def flat_checkpoint(path: Path, conv: bool = False) -> Path:
     return save_checkpoint(path, model, meta)
 
 
+def chocolates_checkpoint(path: Path, encoder: str) -> tuple[Path, ActorCritic]:
+    """A small random 2-player Chocolates MLP policy on ``encoder``."""
+    game = make_game("chocolates_v0", num_players=2)
+    torch.manual_seed(0)
+    shape = game.encoder(encoder).shape
+    model = ActorCritic(NetConfig(tuple(shape), game.num_actions, (16,)))
+    meta = {
+        "env_id": "chocolates_v0", "version": 0, "options": {"num_players": 2},
+        "encoder": encoder, "observation_shape": list(shape), "num_actions": game.num_actions,
+        "steps_trained": 0, "arena": {},
+    }  # fmt: skip
+    return save_checkpoint(path, model, meta), model
+
+
 def board_checkpoint(path: Path, encoder: str, seed: int) -> Path:
     """A small random Le Chocolat conv policy with a board action head on ``encoder``."""
     game = make_game("le_chocolat_v0")
@@ -182,16 +196,8 @@ def test_widening_with_action_features_plays_as_before_and_learns_per_action(
             (l1, v1), (l2, v2) = old(flat, mask), new(wide, mask)
         assert torch.allclose(l1, l2, atol=1e-6) and torch.allclose(v1, v2, atol=1e-6)
         game.apply(s, rng.choice(game.legal_actions(s)), rng)
-    game = make_game("chocolates_v0", num_players=2)  # "beliefs" extends "flat", no such fields
-    torch.manual_seed(0)
-    shape = game.encoder("flat").shape
-    model = ActorCritic(NetConfig(tuple(shape), game.num_actions, (16,)))
-    meta = {
-        "env_id": "chocolates_v0", "version": 0, "options": {"num_players": 2},
-        "encoder": "flat", "observation_shape": list(shape), "num_actions": game.num_actions,
-        "steps_trained": 0, "arena": {},
-    }  # fmt: skip
-    choc = save_checkpoint(tmp_path / "choc.safetensors", model, meta)
+    # "beliefs" extends "flat" with no such fields
+    choc, _ = chocolates_checkpoint(tmp_path / "choc.safetensors", "flat")
     with pytest.raises(ConfigError, match="declares no per-action fields"):
         widen_checkpoint(choc, "beliefs", tmp_path / "x.safetensors", action_features=True)
     assert not (tmp_path / "x.safetensors").exists()
@@ -275,4 +281,40 @@ def test_move_inputs_refuses_a_field_with_per_action_logits(tmp_path: Path) -> N
     wide = widen_checkpoint(src, "derived", tmp_path / "d.safetensors", action_features=True)
     with pytest.raises(ConfigError, match="'take_gain'.*action_features.*allowed: fields without"):
         move_inputs(wide, [("cards_0", "take_gain")], tmp_path / "x.safetensors")
+    assert not (tmp_path / "x.safetensors").exists()
+
+
+def test_feature_weight_starts_the_plan_field_at_the_given_weight(tmp_path: Path) -> None:
+    """``--feature-weight W``: the new per-action fields start at weight W, so the policy
+    adds W x ACTION_FEATURE_GAIN to the logit of the action each field marks (Chocolates'
+    ``plan_action``: a large W makes it play the plan's action from the start). A weight
+    without ``action_features``, or one that is not finite, is refused and writes
+    nothing."""
+    from choco_envs.games.chocolates import plan
+    from choco_envs.policy.net import ACTION_FEATURE_GAIN
+
+    game = make_game("chocolates_v0", num_players=2)
+    src, model = chocolates_checkpoint(tmp_path / "b.safetensors", "beliefs")
+    out = widen_checkpoint(
+        src, "plan", tmp_path / "p.safetensors", action_features=True, feature_weight=0.4
+    )
+    new, _ = load_policy(out, "chocolates_v0", {"num_players": 2})
+    assert new.action_feature_weight.tolist() == pytest.approx([0.4])
+    rng = random.Random(2)
+    s = game.new_state(rng)
+    for _ in range(10):
+        mask = torch.tensor(game.legal_mask(s))[None]
+        small = torch.tensor(game.encoder("beliefs").encode(s, s.current))[None]
+        wide = torch.tensor(game.encoder("plan").encode(s, s.current))[None]
+        with torch.no_grad():
+            (l1, _), (l2, _) = model(small, mask), new(wide, mask)
+        want = plan.plan_action(game, s)
+        boost = torch.zeros_like(l1)
+        boost[0, want] = 0.4 * ACTION_FEATURE_GAIN
+        legal = mask[0]
+        assert torch.allclose((l1 + boost)[0, legal], l2[0, legal], atol=1e-4)
+        game.apply(s, rng.choice(game.legal_actions(s)), rng)
+    for bad, features in ((0.4, False), (float("nan"), True)):
+        with pytest.raises(ConfigError, match="feature_weight=.* is not allowed"):
+            widen_checkpoint(src, "plan", tmp_path / "x.safetensors", features, bad)
     assert not (tmp_path / "x.safetensors").exists()

@@ -183,17 +183,32 @@ class TruthEstimator:
         return rates
 
     def _estimate(self, layout: Sequence[int], revealed: Sequence[bool], key: bytes) -> np.ndarray:
-        unseen = list(self.chocolates)
-        for pos in range(NUM_CHOCOLATES):
-            if revealed[pos]:
-                unseen.remove(layout[pos])
-        hidden = [pos for pos in range(NUM_CHOCOLATES) if not revealed[pos]]
-        base = np.array([layout[pos] if revealed[pos] else 0 for pos in range(NUM_CHOCOLATES)])
-        if not hidden:
-            return truth_matrix(base[None]).astype(np.float32)[0]
         seed = int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "little")
-        rng = np.random.default_rng(seed)
-        order = rng.random((self.samples, len(hidden))).argsort(axis=1)
-        samples = np.tile(base, (self.samples, 1))
-        samples[:, hidden] = np.array(unseen)[order]
+        samples = arrangements(self.chocolates, layout, revealed, self.samples, seed)
+        if all(revealed):
+            return truth_matrix(samples[:1]).astype(np.float32)[0]
         return truth_matrix(samples).mean(axis=0, dtype=np.float64).astype(np.float32)
+
+
+def arrangements(
+    chocolates: Sequence[int],
+    layout: Sequence[int],
+    revealed: Sequence[bool],
+    count: int,
+    seed: int,
+) -> np.ndarray:
+    """(count, 21) complete layouts: the chocolates at the ``revealed`` positions of
+    ``layout`` where they lie, the unseen rest of ``chocolates`` dealt uniformly at random
+    onto the face-down places (numpy generator seeded with ``seed``). Reads nothing of
+    ``layout`` at face-down positions."""
+    unseen = sorted(chocolates)
+    for pos in range(NUM_CHOCOLATES):
+        if revealed[pos]:
+            unseen.remove(layout[pos])
+    hidden = [pos for pos in range(NUM_CHOCOLATES) if not revealed[pos]]
+    base = np.array([layout[pos] if revealed[pos] else 0 for pos in range(NUM_CHOCOLATES)])
+    samples = np.tile(base, (count, 1))
+    if hidden:
+        order = np.random.default_rng(seed).random((count, len(hidden))).argsort(axis=1)
+        samples[:, hidden] = np.array(unseen)[order]
+    return samples

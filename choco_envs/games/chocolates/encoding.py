@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 CELL_FEATURES = NUM_TYPES + NUM_SHAPES + 1  # type one-hot, shape one-hot, face-up flag
 DISPLAY_SIZE = 3
 PILE_SIZE = NUM_CARDS - DISPLAY_SIZE
+NUM_ACTIONS = 2 * DISPLAY_SIZE + NUM_CHOCOLATES  # the action codec above
 INV_SUPPLY = 1.0 / NOUGAT_SUPPLY
 INV_PILE = 1.0 / PILE_SIZE
 INV_GRID = 1.0 / GRID_CELLS
@@ -208,11 +209,17 @@ class ChocolatesEncoders:
         out.reshape(-1)[first : first + self.rest] = flat[self.rest0 :]
 
 
+def _starting_with(base: Layout) -> Layout:
+    """A new layout holding the fields of ``base``, to add more after them."""
+    lay = Layout()
+    for f in base.fields:
+        lay.add(f.name, f.size, f.meaning, f.low, f.high)
+    return lay
+
+
 def beliefs_layout(num_players: int) -> Layout:
     """The ``flat`` layout followed by the belief fields."""
-    lay = Layout()
-    for f in flat_layout(num_players).fields:
-        lay.add(f.name, f.size, f.meaning, f.low, f.high)
+    lay = _starting_with(flat_layout(num_players))
     lay.add(
         "card_truth",
         NUM_CARDS,
@@ -280,11 +287,51 @@ class BeliefsEncoder:
         out[i : i + self.n] = np.clip(np.asarray(held, dtype=np.float32) / 40.0, -1.0, 1.0)
 
 
+def plan_layout(num_players: int) -> Layout:
+    """The ``beliefs`` layout followed by the adaptive plan's fields."""
+    lay = _starting_with(beliefs_layout(num_players))
+    lay.add(
+        "plan_action",
+        NUM_ACTIONS,
+        "per action: 1 for the action the adaptive plan (plan.py, greedy:adaptive=1) "
+        "chooses for the observing seat when it is to act, else 0",
+    )
+    lay.add(
+        "plan_patient",
+        1,
+        "1 while the plan plays patient for the observing seat (another seat reckless, or "
+        "none holding a card), 0 while it plays quick",
+    )
+    return lay
+
+
+class PlanEncoder:
+    """Fills the ``plan`` observation: ``beliefs``, then the adaptive plan's choice."""
+
+    def __init__(self, game: ChocolatesGame, beliefs: BeliefsEncoder) -> None:
+        self.game = game
+        self.beliefs = beliefs
+        self.layout = plan_layout(game.num_players)
+        self.action0 = self.layout["plan_action"].start
+        self.patient = self.layout["plan_patient"].start
+
+    def fill(self, s: ChocolatesState, player: int, out: np.ndarray) -> None:
+        from choco_envs.games.chocolates import plan
+
+        self.beliefs.fill(s, player, out[: self.action0])
+        if self.game.current_player(s) == player:
+            out[self.action0 + plan.plan_action(self.game, s)] = 1.0
+        truth = plan.truth_of(self.game, s)
+        out[self.patient] = float(plan.patient(self.game, s, player, truth))
+
+
 def build_encoders(game: ChocolatesGame) -> dict[str, Encoder[ChocolatesState]]:
-    """The ``flat``, ``planes`` and ``beliefs`` encoders for one configuration of ``game``."""
+    """The ``flat``, ``planes``, ``beliefs`` and ``plan`` encoders for one configuration
+    of ``game``."""
     enc = ChocolatesEncoders(game)
     planes = enc.planes_layout()
     beliefs = BeliefsEncoder(game, enc)
+    planned = PlanEncoder(game, beliefs)
     return {
         "flat": Encoder(
             "flat",
@@ -306,5 +353,13 @@ def build_encoders(game: ChocolatesGame) -> dict[str, Encoder[ChocolatesState]]:
             beliefs.layout,
             beliefs.fill,
             "flat, then each card's estimated chance of being true and what it is worth",
+        ),
+        "plan": Encoder(
+            "plan",
+            (planned.layout.size,),
+            planned.layout,
+            planned.fill,
+            "beliefs, then the adaptive plan's action (greedy:adaptive=1) and its mode",
+            action_fields={"plan_action": 0},
         ),
     }

@@ -42,6 +42,7 @@ def greedy_action(
     ahead_margin: float = 0.0,
     near_end_confidence: float | None = None,
     final_confidence: float | None = None,
+    adaptive: bool = False,
 ) -> int:
     """The action of a beginner for the seat to act in ``state``.
 
@@ -53,7 +54,9 @@ def greedy_action(
     lowers it while another seat is one card from the limit (the end may come on its next
     turn); ``final_confidence`` replaces it on the seat's last turn once the end is
     triggered, when a take can no longer trigger the end, so it is not held back for
-    leaving the seat behind."""
+    leaving the seat behind. ``adaptive`` plays the adaptive plan of ``plan.py`` instead
+    (patient with a deadline and informative reveals against a reckless opponent, quick
+    takes and uninformative reveals against a careful one); it takes no other setting."""
     for name, value in (
         ("min_confidence", min_confidence),
         ("ahead_confidence", ahead_confidence),
@@ -65,6 +68,16 @@ def greedy_action(
     seat = game.current_player(state)
     if seat < 0:
         raise ValueError("greedy_action: the game is over, nobody is to act")
+    if adaptive:
+        others = (ahead_confidence, near_end_confidence, final_confidence)
+        if min_confidence != MIN_CONFIDENCE or ahead_margin != 0.0 or others != (None,) * 3:
+            raise ValueError(
+                "adaptive=1 takes no other setting (it sets its own confidences); "
+                "allowed with it: nothing else"
+            )
+        from choco_envs.games.chocolates.plan import plan_action
+
+        return plan_action(game, state)
     truth = truth_rates(game, state, seat, rng)
     if game.can_take(state):
         final = final_confidence is not None and state.final_turns >= 0
@@ -92,6 +105,12 @@ def _confidence(text: str) -> float:
     return value
 
 
+def _flag(text: str) -> bool:
+    if text not in ("0", "1"):
+        raise ValueError("allowed: 0 or 1")
+    return text == "1"
+
+
 def _points(text: str) -> float:
     value = float(text)
     if value != value or abs(value) == float("inf"):
@@ -106,6 +125,7 @@ OPTIONS = {
     "ahead_margin": (_points, "expected points of lead that count as ahead"),
     "near_end_confidence": (_confidence, "the chance needed near the end, in [0, 1]"),
     "final_confidence": (_confidence, "the chance needed on a final turn, in [0, 1]"),
+    "adaptive": (_flag, "1: the adaptive plan (plan.py) instead; 0: off (the default)"),
 }
 
 

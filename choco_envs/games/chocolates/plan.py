@@ -1,0 +1,276 @@
+"""The adaptive plan for Chocolates: patient against a reckless opponent, quick against a
+careful one (``greedy:adaptive=1``, and the ``"plan"`` observation's recommended action).
+
+The baseline greedy bot waits for cards it is 85% sure of. Against a player that takes
+cards at random that is both too bold (one wrong card in four loses many games) and too
+slow (the 16th grid reveal often ends the game with two or three cards held). Against the
+patient greedy bot itself the opposite holds: it races for the same sure cards, so taking
+likely cards early wins. The plan therefore first reads the other seats:
+
+* **Reckless** (some other seat holds a card whose face-up side the table now thinks
+  right less than ``RECKLESS_CONFIDENCE`` of the time), or nobody else holds a card yet:
+  play **patient with a deadline**. The chance a take must reach falls as the seat's
+  remaining turns run short of the cards it still needs (``deadline_confidence``), and
+  reveals are chosen to inform: the face-down chocolate whose reveal most raises the
+  expected worth of the display cards one could then take with ``INFO_CONFIDENCE``
+  (``info_values``).
+* **Careful** (every card another seat holds looks right): take the greedy bot's best
+  card at ``RUSH_CONFIDENCE``, before the other seat does, and reveal the least
+  informative chocolate, so the careful seat stays unsure.
+
+On the seat's last turn (``last_turn``) either way it takes the card and side, or
+nothing, that wins on the most arrangements of the face-down chocolates
+(``last_turn_action``).
+
+Everything here reads public facts only (the face-up chocolates, the display, the cards
+and nougats held): Chocolates has no private information, and the sampling is seeded from
+those facts, so the plan is a deterministic function of the public table: the same for
+every seat, every determinization and every run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+from collections import OrderedDict
+
+import numpy as np
+
+from choco_envs.games.chocolates.beliefs import (
+    TruthEstimator,
+    arrangements,
+    side_value,
+    truth_matrix,
+)
+from choco_envs.games.chocolates.components import GRID_CELLS, NUM_CHOCOLATES, PREDICTION_CARDS
+from choco_envs.games.chocolates.rules import REVEAL_BASE, ChocolatesGame, ChocolatesState
+
+#: arrangements sampled for the plan's truth estimates (standard error <= 0.022)
+TRUTH_SAMPLES = 512
+#: arrangements sampled to value each reveal
+INFO_SAMPLES = 256
+#: a display side counts as takeable after a reveal when this sure
+INFO_CONFIDENCE = 0.9
+#: another seat holding a side the table thinks right less often than this is reckless
+RECKLESS_CONFIDENCE = 0.75
+#: the greedy bot's min_confidence against careful opponents
+RUSH_CONFIDENCE = 0.7
+#: (least slack, confidence): the chance a patient take needs, by the seat's slack (its
+#: expected remaining turns minus the cards it still needs); below the last, LATE
+DEADLINE = ((3, 0.95), (1, 0.85))
+LATE_CONFIDENCE = 0.7
+#: while another seat is one card from the limit, at most this
+NEAR_END_CONFIDENCE = 0.7
+#: once the end is triggered (the seat's last turn)
+FINAL_CONFIDENCE = 0.5
+#: arrangements sampled for the last-turn choice
+FINAL_SAMPLES = 1024
+#: the share of face-down chocolates beside the grid counted as turns still to come
+BESIDE_WEIGHT = 0.5
+
+_CACHE_SIZE = 2048
+_estimators: dict[tuple[int, ...], TruthEstimator] = {}
+_info_cache: OrderedDict[bytes, dict[int, float]] = OrderedDict()
+
+
+def public_key(state: ChocolatesState) -> bytes:
+    """The face-up chocolates (kind + 1 per position, 0 when face down)."""
+    return bytes(
+        state.layout[pos] + 1 if state.revealed[pos] else 0 for pos in range(NUM_CHOCOLATES)
+    )
+
+
+def _seed(*parts: bytes) -> int:
+    return int.from_bytes(hashlib.blake2b(b"|".join(parts), digest_size=8).digest(), "little")
+
+
+def _table_key(state: ChocolatesState) -> bytes:
+    """Every public fact a decision reads: face-up chocolates, display, nougats, cards."""
+    cards = b"/".join(bytes(c) for c in state.cards)
+    facts = [*state.display, *state.display_nougats, *state.nougats, state.final_turns + 1]
+    return public_key(state) + b"|" + cards + b"|" + bytes(f + 1 for f in facts)
+
+
+def truth_of(game: ChocolatesGame, state: ChocolatesState) -> np.ndarray:
+    """(29,) the chance that each card is true, from the face-up chocolates only."""
+    key = tuple(sorted(game.chocolates))
+    est = _estimators.get(key)
+    if est is None:
+        est = _estimators[key] = TruthEstimator(game.chocolates, TRUTH_SAMPLES)
+    return est.truth_rates(state.layout, state.revealed)
+
+
+def confidence(truth: np.ndarray, code: int) -> float:
+    """The chance that a held card (``card * 2 + side``) has its right side up."""
+    card, side = divmod(code, 2)
+    return float(1.0 - truth[card]) if side else float(truth[card])
+
+
+def reckless(game: ChocolatesGame, state: ChocolatesState, seat: int, truth: np.ndarray) -> bool:
+    """Whether another seat holds a card whose face-up side now looks wrong more often
+    than ``1 - RECKLESS_CONFIDENCE``."""
+    return any(
+        confidence(truth, code) < RECKLESS_CONFIDENCE
+        for p in range(game.num_players)
+        if p != seat
+        for code in state.cards[p]
+    )
+
+
+def patient(game: ChocolatesGame, state: ChocolatesState, seat: int, truth: np.ndarray) -> bool:
+    """Whether the plan plays patient: another seat is reckless, or none holds a card
+    (nothing to tell them by yet)."""
+    others = [p for p in range(game.num_players) if p != seat]
+    return reckless(game, state, seat, truth) or not any(state.cards[p] for p in others)
+
+
+def slack(game: ChocolatesGame, state: ChocolatesState, seat: int) -> int:
+    """The seat's expected remaining turns (its share of the reveals left before the grid
+    is full, beside-the-grid ones counted at ``BESIDE_WEIGHT``) minus the cards it still
+    needs to reach the limit."""
+    grid = state.grid_hidden
+    beside = sum(not r for r in state.revealed[GRID_CELLS:])
+    turns = math.ceil((grid + BESIDE_WEIGHT * beside) / game.num_players)
+    return turns - (game.card_limit - len(state.cards[seat]))
+
+
+def deadline_confidence(game: ChocolatesGame, state: ChocolatesState, seat: int) -> float:
+    """The chance a patient take must reach now (see ``DEADLINE``)."""
+    if state.final_turns >= 0:
+        return FINAL_CONFIDENCE
+    left = slack(game, state, seat)
+    needed = next((c for least, c in DEADLINE if left >= least), LATE_CONFIDENCE)
+    if any(
+        len(state.cards[p]) + 1 >= game.card_limit for p in range(game.num_players) if p != seat
+    ):
+        needed = min(needed, NEAR_END_CONFIDENCE)
+    return needed
+
+
+def _display_worth(rates: np.ndarray, state: ChocolatesState) -> float:
+    """The summed worth of the display cards one could take with ``INFO_CONFIDENCE``
+    (each card's best such side plus its nougats, 0 when none)."""
+    total = 0.0
+    for slot, card in enumerate(state.display):
+        if card < 0:
+            continue
+        best = 0.0
+        p = float(rates[card])
+        for side, conf in ((0, p), (1, 1.0 - p)):
+            if conf >= INFO_CONFIDENCE:
+                best = max(best, side_value(card, side, p) + state.display_nougats[slot])
+        total += best
+    return total
+
+
+def info_values(game: ChocolatesGame, state: ChocolatesState) -> dict[int, float]:
+    """Face-down position -> the expected ``_display_worth`` once it is revealed (over
+    ``INFO_SAMPLES`` arrangements of the unseen chocolates, grouped by what lies there)."""
+    key = _table_key(state) + bytes(sorted(game.chocolates))
+    hit = _info_cache.get(key)
+    if hit is not None:
+        _info_cache.move_to_end(key)
+        return hit
+    hidden = [pos for pos in range(NUM_CHOCOLATES) if not state.revealed[pos]]
+    samples = _arrangements(game, state, INFO_SAMPLES, b"info")
+    truth = truth_matrix(samples)
+    values: dict[int, float] = {}
+    for pos in hidden:
+        kinds = samples[:, pos]
+        value = 0.0
+        for kind in np.unique(kinds):
+            sel = kinds == kind
+            value += float(sel.mean()) * _display_worth(truth[sel].mean(axis=0), state)
+        values[pos] = value
+    _info_cache[key] = values
+    if len(_info_cache) > _CACHE_SIZE:
+        _info_cache.popitem(last=False)
+    return values
+
+
+def _arrangements(
+    game: ChocolatesGame, state: ChocolatesState, count: int, tag: bytes
+) -> np.ndarray:
+    """``count`` complete layouts consistent with the face-up chocolates, seeded from
+    them and ``tag`` (``beliefs.arrangements``)."""
+    seed = _seed(public_key(state), tag)
+    return arrangements(game.chocolates, state.layout, state.revealed, count, seed)
+
+
+def held_points(truth: np.ndarray, codes: list[int]) -> np.ndarray:
+    """Per row of ``truth`` (rows, 29 booleans): the points of the cards ``codes``."""
+    total = np.zeros(len(truth))
+    for code in codes:
+        card, side = divmod(code, 2)
+        c = PREDICTION_CARDS[card]
+        right = truth[:, card] if side == 0 else ~truth[:, card]
+        pts = c.true_points if side == 0 else c.false_points
+        total += np.where(right, pts, -pts)
+    return total
+
+
+def last_turn(state: ChocolatesState) -> bool:
+    """Whether the game ends after the current turn whatever is done: the end was
+    triggered and this is the last turn, or the only face-down chocolate is in the grid."""
+    beside = any(not r for r in state.revealed[GRID_CELLS:])
+    return state.final_turns == 0 or (state.grid_hidden == 1 and not beside)
+
+
+def last_turn_action(game: ChocolatesGame, state: ChocolatesState, seat: int) -> int | None:
+    """On the seat's last turn (the game ends after it): the take, or None for no take,
+    that wins most often over ``FINAL_SAMPLES`` arrangements of the face-down chocolates
+    (ties count half; no take wins ties between choices)."""
+    samples = _arrangements(game, state, FINAL_SAMPLES, b"final")
+    truth = truth_matrix(samples)
+    others = [
+        state.nougats[p] + held_points(truth, state.cards[p])
+        for p in range(game.num_players)
+        if p != seat
+    ]
+    best_other = np.max(others, axis=0)
+    mine = state.nougats[seat] + held_points(truth, state.cards[seat])
+
+    def share(score: np.ndarray) -> float:
+        return float(np.mean((score > best_other) + 0.5 * (score == best_other)))
+
+    best, best_share = None, share(mine)
+    if game.can_take(state):
+        for slot, card in enumerate(state.display):
+            if card < 0:
+                continue
+            for side in (0, 1):
+                gain = held_points(truth, [2 * card + side]) + state.display_nougats[slot]
+                value = share(mine + gain)
+                if value > best_share + 1e-9:
+                    best, best_share = 2 * slot + side, value
+    return best
+
+
+def plan_action(game: ChocolatesGame, state: ChocolatesState) -> int:
+    """The plan's action for the seat to act in ``state`` (public facts only)."""
+    from choco_envs.games.chocolates import greedy
+
+    seat = game.current_player(state)
+    if seat < 0:
+        raise ValueError("plan_action: the game is over, nobody is to act")
+    truth = truth_of(game, state)
+    calm = patient(game, state, seat, truth)
+    take = None
+    if last_turn(state):
+        take = last_turn_action(game, state, seat)
+    elif game.can_take(state):
+        rates = [float(t) for t in truth]
+        needed = deadline_confidence(game, state, seat) if calm else RUSH_CONFIDENCE
+        best = greedy.best_take(state, rates, needed)
+        final = state.final_turns >= 0
+        if best is not None and (final or not greedy.ends_behind(game, state, seat, rates, best)):
+            take = best
+    if take is not None:
+        return take
+    # patient: the most informative reveal; quick: the least (the careful seat stays unsure)
+    values = info_values(game, state)
+    target = max(values.values()) if calm else min(values.values())
+    tied = [pos for pos, v in values.items() if abs(v - target) <= 1e-9]
+    rng = random.Random(_seed(_table_key(state), bytes([seat])))
+    return REVEAL_BASE + rng.choice(tied)
