@@ -169,6 +169,11 @@ _WORKER_TABLE: _Table | None = None
 
 def _init_worker(*args: Any) -> None:
     global _WORKER_TABLE
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        # A forked child cannot use the thread pool its parent started (a policy bot's
+        # first forward pass would wait on it forever); one thread per worker process.
+        torch.set_num_threads(1)
     _WORKER_TABLE = _Table(*args)
 
 
