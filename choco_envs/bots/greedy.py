@@ -6,7 +6,8 @@ information resampled from the seat's view), never the true one.
 
 A game may also declare settings of its heuristic: ``OPTIONS`` in that module maps a
 keyword argument of ``greedy_action`` to ``(parse, doc)``, where ``parse(text)`` returns
-the value or raises ValueError saying what is allowed. They are given in the bot spec,
+the value or raises ValueError saying what is allowed; ``check_settings(settings)``, if
+the module has one, refuses settings that do not go together (ValueError). They are given in the bot spec,
 ``greedy:key=value,...`` (``choco_envs.bots.make``); without them the bot is the game's
 baseline ``greedy``.
 """
@@ -48,6 +49,15 @@ def greedy_options(game_cls: type) -> dict[str, tuple[Callable[[str], Any], str]
     _load_greedy(game_cls)
     module = importlib.import_module(_module_name(game_cls))
     return dict(getattr(module, "OPTIONS", {}))
+
+
+def greedy_settings_check(game_cls: type) -> Callable[[dict[str, Any]], None] | None:
+    """The game's ``check_settings(settings)`` (raises ValueError for settings that do not
+    go together), if its greedy module declares one."""
+    _load_greedy(game_cls)
+    module = importlib.import_module(_module_name(game_cls))
+    check = getattr(module, "check_settings", None)
+    return check if callable(check) else None
 
 
 def _module_name(game_cls: type) -> str:

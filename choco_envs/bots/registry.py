@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from choco_envs.bots.base import Bot
-from choco_envs.bots.greedy import GreedyBot, greedy_options
+from choco_envs.bots.greedy import GreedyBot, greedy_options, greedy_settings_check
 from choco_envs.bots.human import HumanBot
 from choco_envs.bots.mcts import ROLLOUTS, MCTSBot
 from choco_envs.bots.random_bot import RandomBot
@@ -176,7 +176,14 @@ def greedy_settings(spec: str, text: str, env_id: str | None) -> dict[str, Any]:
 
     declared = greedy_options(game_class(env_id))
     schema = {name: BotOption(name, parse, doc) for name, (parse, doc) in declared.items()}
-    return parse_options(spec, f"greedy of {env_id}", text, schema)
+    settings = parse_options(spec, f"greedy of {env_id}", text, schema)
+    check = greedy_settings_check(game_class(env_id))
+    if check is not None:
+        try:
+            check(settings)
+        except ValueError as err:
+            raise ConfigError(f"bot spec {spec!r}: {err}") from None
+    return settings
 
 
 def make_mcts(spec: str, text: str, seed: int | None) -> MCTSBot:

@@ -69,12 +69,17 @@ def greedy_action(
     if seat < 0:
         raise ValueError("greedy_action: the game is over, nobody is to act")
     if adaptive:
-        others = (ahead_confidence, near_end_confidence, final_confidence)
-        if min_confidence != MIN_CONFIDENCE or ahead_margin != 0.0 or others != (None,) * 3:
-            raise ValueError(
-                "adaptive=1 takes no other setting (it sets its own confidences); "
-                "allowed with it: nothing else"
-            )
+        given: dict[str, object] = {"adaptive": True}
+        for name, value, default in (
+            ("min_confidence", min_confidence, MIN_CONFIDENCE),
+            ("ahead_confidence", ahead_confidence, None),
+            ("ahead_margin", ahead_margin, 0.0),
+            ("near_end_confidence", near_end_confidence, None),
+            ("final_confidence", final_confidence, None),
+        ):
+            if value != default:
+                given[name] = value
+        check_settings(given)
         from choco_envs.games.chocolates.plan import plan_action
 
         return plan_action(game, state)
@@ -103,6 +108,17 @@ def _confidence(text: str) -> float:
     if not 0.0 <= value <= 1.0:
         raise ValueError("allowed: a number in [0, 1]")
     return value
+
+
+def check_settings(settings: dict[str, object]) -> None:
+    """Refuse settings that do not go together: ``adaptive=1`` sets its own confidences,
+    so it takes no other setting."""
+    if settings.get("adaptive") and len(settings) > 1:
+        others = ", ".join(sorted(k for k in settings if k != "adaptive"))
+        raise ValueError(
+            f"adaptive=1 takes no other setting (got {others}; it sets its own "
+            "confidences); allowed with it: nothing else"
+        )
 
 
 def _flag(text: str) -> bool:

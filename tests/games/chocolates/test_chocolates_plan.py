@@ -8,6 +8,8 @@ import random
 import numpy as np
 import pytest
 
+from choco_envs.bots import make
+from choco_envs.core.errors import ConfigError
 from choco_envs.games.chocolates import ChocolatesGame, greedy, plan
 
 from .helpers import reveal, state_from
@@ -28,13 +30,17 @@ def _revealed(game: ChocolatesGame, n: int, seed: int = 0):
 
 
 def test_adaptive_setting_is_checked() -> None:
-    """``adaptive`` is 0 or 1 and takes no other setting; bad values name what is allowed."""
+    """``adaptive`` is 0 or 1 and takes no other setting, refused when the bot is made
+    (before any game) and by ``greedy_action``; bad values name what is allowed."""
     game = ChocolatesGame(num_players=2)
     s = state_from(game)
     with pytest.raises(ValueError, match="allowed: 0 or 1"):
         greedy.OPTIONS["adaptive"][0]("2")
     with pytest.raises(ValueError, match="adaptive=1 takes no other setting"):
         greedy.greedy_action(game, s, random.Random(0), min_confidence=0.7, adaptive=True)
+    with pytest.raises(ConfigError, match=r"got final_confidence, min_confidence"):
+        make("greedy:adaptive=1,min_confidence=0.7,final_confidence=0.5", env_id="chocolates_v0")
+    make("greedy:adaptive=0,min_confidence=0.7", env_id="chocolates_v0")  # off: any setting
     assert greedy.greedy_action(game, s, random.Random(0), adaptive=True) == plan.plan_action(
         game, s
     )
