@@ -64,13 +64,18 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7.5, 5))
+    labelled: dict[tuple[float, float], int] = {}  # points already labelled, and how often
     for row in rows:
         x, y = 100 * row["random"]["win_rate"], 100 * row["greedy"]["win_rate"]
         label = row["player"].removeprefix("greedy:")
         for long, short in SHORT.items():
             label = label.replace(long, short)
         ax.scatter(x, y, color="k" if row["player"].startswith("greedy") else "tab:red")
-        ax.annotate(label, (x, y), fontsize=7, xytext=(4, 3), textcoords="offset points")
+        below = labelled.get((x, y), 0)  # a bot on the same point: its label goes below
+        labelled[(x, y)] = below + 1
+        ax.annotate(
+            label, (x, y), fontsize=7, xytext=(4, 3 - 10 * below), textcoords="offset points"
+        )
     ax.axvline(95, ls="--", color="grey", label="targets: 95% vs random, 60% vs greedy")
     ax.axhline(60, ls="--", color="grey")
     ax.set_xlim(right=max(97.0, ax.get_xlim()[1]))
