@@ -7,8 +7,8 @@ information resampled from the seat's view), never the true one.
 A game may also declare settings of its heuristic: ``OPTIONS`` in that module maps a
 keyword argument of ``greedy_action`` to ``(parse, doc)``, where ``parse(text)`` returns
 the value or raises ValueError saying what is allowed; ``check_settings(settings)``, if
-the module has one, refuses settings that do not go together (ValueError). They are given in the bot spec,
-``greedy:key=value,...`` (``choco_envs.bots.make``); without them the bot is the game's
+the module has one, refuses settings that do not go together (ValueError). They are
+given in the bot spec, ``greedy:key=value,...`` (``choco_envs.bots.make``); without them the bot is the game's
 baseline ``greedy``.
 """
 
@@ -46,18 +46,20 @@ def greedy_function(game_cls: type) -> GreedyFunction:
 
 def greedy_options(game_cls: type) -> dict[str, tuple[Callable[[str], Any], str]]:
     """The settings a game's greedy heuristic declares (``OPTIONS``; empty if none)."""
-    _load_greedy(game_cls)
-    module = importlib.import_module(_module_name(game_cls))
-    return dict(getattr(module, "OPTIONS", {}))
+    return dict(getattr(_greedy_module(game_cls), "OPTIONS", {}))
 
 
 def greedy_settings_check(game_cls: type) -> Callable[[dict[str, Any]], None] | None:
     """The game's ``check_settings(settings)`` (raises ValueError for settings that do not
     go together), if its greedy module declares one."""
-    _load_greedy(game_cls)
-    module = importlib.import_module(_module_name(game_cls))
-    check = getattr(module, "check_settings", None)
+    check = getattr(_greedy_module(game_cls), "check_settings", None)
     return check if callable(check) else None
+
+
+def _greedy_module(game_cls: type) -> Any:
+    """The game's greedy module (ConfigError, as ``greedy_function``, if it has none)."""
+    _load_greedy(game_cls)
+    return importlib.import_module(_module_name(game_cls))
 
 
 def _module_name(game_cls: type) -> str:

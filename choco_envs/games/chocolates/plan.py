@@ -199,14 +199,15 @@ def _arrangements(
 
 
 def held_points(truth: np.ndarray, codes: list[int]) -> np.ndarray:
-    """Per row of ``truth`` (rows, 29 booleans): the points of the cards ``codes``."""
+    """Per row of ``truth`` (rows, 29 booleans): the points of the cards ``codes``, scored
+    as ``ChocolatesGame.prediction_points`` scores them (the side's points if right, minus
+    them if wrong), for many layouts at once."""
     total = np.zeros(len(truth))
     for code in codes:
         card, side = divmod(code, 2)
-        c = PREDICTION_CARDS[card]
-        right = truth[:, card] if side == 0 else ~truth[:, card]
-        pts = c.true_points if side == 0 else c.false_points
-        total += np.where(right, pts, -pts)
+        points = PREDICTION_CARDS[card].points(side)
+        right = truth[:, card] != bool(side)
+        total += np.where(right, points, -points)
     return total
 
 

@@ -234,3 +234,25 @@ def test_last_turn_takes_nothing_when_no_take_wins_more() -> None:
     s.nougats = [10, 0]
     assert plan.last_turn_action(game, s, 0) is None
     assert plan.plan_action(game, s) >= plan.REVEAL_BASE
+
+
+def test_held_points_score_as_the_rules_do() -> None:
+    """``held_points`` (the last-turn choice's scorer, over many layouts at once) gives
+    every seat the prediction points ``ChocolatesGame.prediction_points`` gives on each
+    complete layout: "+ the points of the side up if that side is right, - those points if
+    it is wrong"."""
+    game = ChocolatesGame(num_players=2)
+    rng = random.Random(8)
+    for _ in range(20):
+        s = game.new_state(rng)
+        s.cards = [
+            [2 * c + rng.randrange(2) for c in rng.sample(range(29), 4)],
+            [2 * c + rng.randrange(2) for c in rng.sample(range(29), 3)],
+        ]
+        layouts = np.array([game.determinize(s, 0, rng).layout for _ in range(5)])
+        truth = plan.truth_matrix(layouts)
+        for row, layout in enumerate(layouts):
+            s.layout = list(layout)
+            want = game.prediction_points(s)
+            got = [plan.held_points(truth, s.cards[p])[row] for p in (0, 1)]
+            assert got == want
