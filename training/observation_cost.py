@@ -25,7 +25,7 @@ def measure(
     """Mean milliseconds per step: ``encoder:<name>`` for each encoder, and ``greedy``,
     on the positions of games played by uniformly random moves (``play="random"``) or by
     the greedy bot's (``"greedy"``: positions like those of games against it)."""
-    from choco_envs.bots.greedy import greedy_move
+    from choco_envs.bots.game_kinds import game_policy
     from choco_envs.registry import make_game
 
     game = make_game(env_id)
@@ -43,7 +43,7 @@ def measure(
                 total[f"encoder:{name}"] += time.perf_counter() - t
             view = game.determinize(s, p, rng)
             t = time.perf_counter()
-            move = greedy_move(game, view, rng)
+            move = game_policy(game.spec.env_id)(game, view, rng)
             total["greedy"] += time.perf_counter() - t
             game.apply(s, move if play == "greedy" else rng.choice(game.legal_actions(s)), rng)
             steps += 1

@@ -20,7 +20,7 @@ import time
 from typing import Any
 
 from choco_envs.bots.base import AgentView, Bot
-from choco_envs.bots.greedy import greedy_function
+from choco_envs.bots.game_kinds import game_policy
 
 ROLLOUTS = ("random", "greedy")
 
@@ -159,7 +159,7 @@ class MCTSBot(Bot):
 
     def _play_out(self, game: Any, state: Any) -> None:
         rng = self.rng
-        greedy = greedy_function(type(game)) if self.rollout == "greedy" else None
+        greedy = game_policy(game.spec.env_id) if self.rollout == "greedy" else None
         while not game.is_over(state):
             if greedy is not None and rng.random() >= self.epsilon:
                 action = int(greedy(game, state, rng))

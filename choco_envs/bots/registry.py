@@ -1,15 +1,20 @@
 """Bots made by name: ``make("mcts:simulations=400", env_id="chocolates_v0", seed=1)``.
 
-A spec is a kind, optionally followed by ``:`` and comma-separated ``key=value`` options:
+A spec is a kind, optionally followed by ``:`` and comma-separated ``key=value`` options.
+Every env has these kinds:
 
 | spec | bot |
 |---|---|
 | ``random`` | a uniformly random legal move |
-| ``greedy[:key=value...]`` | the game's beginner heuristic (``<game package>.greedy``), with the settings that game declares (``OPTIONS`` of that module; Chocolates, Chocolatiers and Le Chocolat have some) |
-| ``mcts[:simulations=N,time=S,c=C,rollout=random/greedy,epsilon=E]`` | determinized MCTS |
+| ``mcts[:simulations=N,time=S,c=C,rollout=random/greedy,epsilon=E,margin=M]`` | determinized MCTS |
 | ``policy:PATH[,key=value...]`` | a trained checkpoint (``choco_envs.policy.bot.PolicyBot``) |
 | ``ppo[:key=value...]`` | the env's shipped checkpoint (from ``choco_envs.policy``) |
 | ``human`` | a person at the terminal |
+
+and the kinds its game lists in ``BOTS`` of its folder under ``choco_envs/bots/`` (each
+game's folder is named in :data:`GAME_BOTS`; every game has ``greedy``, its beginner
+baseline; ``choco list`` and ``kinds(env_id)`` show the rest). A game made outside the
+package registers its kinds with :func:`register_game_bots`.
 
 A bad spec or option raises ConfigError naming the bad value and the allowed ones.
 """
@@ -18,76 +23,57 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import math
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from choco_envs.bots.base import Bot
-from choco_envs.bots.greedy import GreedyBot, greedy_options, greedy_settings_check
+from choco_envs.bots.base import AgentView, Bot, BotOption, choice_parser, number_parser
+from choco_envs.bots.game_kinds import COMMON_KINDS, GAME_BOTS, all_game_kinds, game_bots
 from choco_envs.bots.human import HumanBot
 from choco_envs.bots.mcts import ROLLOUTS, MCTSBot
 from choco_envs.bots.random_bot import RandomBot
 from choco_envs.core.errors import ConfigError
 
-KINDS = ("random", "greedy", "mcts", "policy", "ppo", "human")
+#: the kinds every env has
+KINDS = COMMON_KINDS
 #: the MCTS budget when a spec names none
 DEFAULT_SIMULATIONS = 400
 
-
-@dataclass(frozen=True)
-class BotOption:
-    """One ``key=value`` option of a bot kind: its parser (which raises ValueError with
-    the allowed values) and what it means."""
-
-    name: str
-    parse: Callable[[str], Any]
-    doc: str
+__all__ = ["GAME_BOTS", "KINDS", "game_bots", "kinds", "make"]
 
 
-def _number(kind: type, low: float, high: float = math.inf, low_open: bool = False) -> Any:
-    def parse(text: str) -> Any:
-        value = kind(text)
-        too_low = value <= low if low_open else value < low
-        if too_low or value > high or (isinstance(value, float) and math.isnan(value)):
-            bracket = "(" if low_open else "["
-            raise ValueError(f"allowed: {kind.__name__} in {bracket}{low:g}, {high:g}]")
-        return value
-
-    return parse
-
-
-def _choice(allowed: tuple[str, ...]) -> Callable[[str], str]:
-    def parse(text: str) -> str:
-        if text not in allowed:
-            raise ValueError(f"allowed values: {', '.join(allowed)}")
-        return text
-
-    return parse
+def kinds(env_id: str | None = None) -> list[str]:
+    """Every kind a spec may name for ``env_id`` (without an env: the common kinds and
+    those of every game in the package)."""
+    return [*KINDS, *(game_bots(env_id) if env_id else all_game_kinds())]
 
 
 MCTS_OPTIONS = {
     o.name: o
     for o in (
-        BotOption("simulations", _number(int, 1), "iterations per move (int >= 1)"),
-        BotOption("time", _number(float, 0.0, low_open=True), "seconds per move (float > 0)"),
-        BotOption("c", _number(float, 0.0), "UCB exploration constant (float >= 0)"),
-        BotOption("rollout", _choice(ROLLOUTS), "rollout policy: random or greedy"),
-        BotOption("epsilon", _number(float, 0.0, 1.0), "random-move rate of greedy rollouts"),
-        BotOption("margin", _number(float, 0.0, 1.0), "weight of the score margin in values"),
+        BotOption("simulations", number_parser(int, 1), "iterations per move (int >= 1)"),
+        BotOption("time", number_parser(float, 0.0, low_open=True), "seconds per move (float > 0)"),
+        BotOption("c", number_parser(float, 0.0), "UCB exploration constant (float >= 0)"),
+        BotOption("rollout", choice_parser(ROLLOUTS), "rollout policy: random or greedy"),
+        BotOption("epsilon", number_parser(float, 0.0, 1.0), "random-move rate of greedy rollouts"),
+        BotOption("margin", number_parser(float, 0.0, 1.0), "weight of the score margin in values"),
     )
 }
 
 
-def parse_spec(spec: str) -> tuple[str, str]:
-    """Split ``kind:rest``; check the kind."""
+def parse_spec(spec: str, env_id: str | None = None) -> tuple[str, str]:
+    """Split ``kind:rest``; check the kind against those of ``env_id`` (without an env,
+    a game's kind is checked when the bot first sees its game)."""
     if not isinstance(spec, str) or not spec.strip():
-        raise ConfigError(f"bot spec {spec!r} is not allowed; allowed kinds: {', '.join(KINDS)}")
-    kind, _, rest = spec.strip().partition(":")
-    if kind not in KINDS:
         raise ConfigError(
-            f"unknown bot kind {kind!r} in spec {spec!r}; allowed kinds: {', '.join(KINDS)}"
+            f"bot spec {spec!r} is not allowed; allowed kinds: {', '.join(kinds(env_id))}"
+        )
+    kind, _, rest = spec.strip().partition(":")
+    allowed = kinds(env_id)
+    if kind not in allowed:
+        where = f" for {env_id}" if env_id else ""
+        raise ConfigError(
+            f"unknown bot kind {kind!r} in spec {spec!r}; allowed kinds{where}: "
+            f"{', '.join(allowed)}"
         )
     return kind, rest
 
@@ -141,16 +127,15 @@ def make(
     seed: int | None = None,
     env_options: dict[str, Any] | None = None,
 ) -> Bot:
-    """The bot that ``spec`` names, seeded with ``seed``. ``env_id`` (and ``env_options``,
-    e.g. ``num_players``) choose the checkpoint of ``ppo``; ``env_id`` is passed to
-    policy bots, which check it against their checkpoint."""
-    kind, rest = parse_spec(spec)
+    """The bot that ``spec`` names, seeded with ``seed``. ``env_id`` chooses the game's
+    own kinds (and, with ``env_options``, e.g. ``num_players``, the checkpoint of
+    ``ppo``); policy bots check it against their checkpoint. Without ``env_id`` a game's
+    kind (``greedy``) is made for the game it first plays."""
+    kind, rest = parse_spec(spec, env_id)
     bot: Bot
-    if kind == "greedy" and rest.strip():
-        bot = GreedyBot(seed=seed, options=greedy_settings(spec, rest, env_id))
-    elif kind in ("random", "greedy", "human"):
+    if kind in ("random", "human"):
         parse_options(spec, kind, rest, {})
-        bot = {"random": RandomBot, "greedy": GreedyBot, "human": HumanBot}[kind](seed=seed)
+        bot = {"random": RandomBot, "human": HumanBot}[kind](seed=seed)
     elif kind == "mcts":
         bot = make_mcts(spec, rest, seed)
     elif kind == "policy":
@@ -158,32 +143,56 @@ def make(
         if not path.strip():
             raise ConfigError(f"bot spec {spec!r}: policy needs a checkpoint path: policy:PATH")
         bot = make_policy(spec, path.strip(), opts, env_id, seed)
-    else:
+    elif kind == "ppo":
         checkpoint = shipped_checkpoint(env_id, env_options)
         bot = make_policy(spec, str(checkpoint), rest, env_id, seed)
+    elif env_id is None:
+        bot = GameBotOnFirstMove(spec, kind, rest, seed)
+    else:
+        bot = make_game_bot(spec, env_id, kind, rest, seed)
     bot.name = spec.strip()
     return bot
 
 
-def greedy_settings(spec: str, text: str, env_id: str | None) -> dict[str, Any]:
-    """The ``greedy:key=value`` settings, checked against those the env's heuristic
-    declares (``OPTIONS`` in its greedy module)."""
-    if env_id is None:
+def make_game_bot(spec: str, env_id: str, kind: str, text: str, seed: int | None) -> Bot:
+    """A bot of one of ``env_id``'s own kinds, its settings parsed and checked."""
+    entry = game_bots(env_id).get(kind)
+    if entry is None:
         raise ConfigError(
-            f"bot spec {spec!r}: greedy settings need an env_id (they are the game's)"
+            f"unknown bot kind {kind!r} in spec {spec!r}; allowed kinds for {env_id}: "
+            f"{', '.join(kinds(env_id))}"
         )
-    from choco_envs.registry import game_class
-
-    declared = greedy_options(game_class(env_id))
-    schema = {name: BotOption(name, parse, doc) for name, (parse, doc) in declared.items()}
-    settings = parse_options(spec, f"greedy of {env_id}", text, schema)
-    check = greedy_settings_check(game_class(env_id))
-    if check is not None:
+    settings = parse_options(spec, f"{kind} of {env_id}", text, dict(entry.options))
+    if entry.check is not None:
         try:
-            check(settings)
+            entry.check(settings)
         except ValueError as err:
             raise ConfigError(f"bot spec {spec!r}: {err}") from None
-    return settings
+    bot = entry.build(settings, seed)
+    bot.name = spec.strip()
+    return bot
+
+
+class GameBotOnFirstMove(Bot):
+    """A game's bot kind named without an env (``make("greedy")``): made for the game it
+    first plays, and refused then (ConfigError) if that game has no such kind."""
+
+    def __init__(self, spec: str, kind: str, text: str, seed: int | None) -> None:
+        super().__init__(seed)
+        self.spec, self.kind, self.text, self.seed = spec, kind, text, seed
+        self.inner: Bot | None = None
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.seed = seed
+        if self.inner is not None:
+            self.inner.reset(seed)
+
+    def act_view(self, view: AgentView) -> int:
+        if self.inner is None:
+            env_id = view.game.spec.env_id
+            self.inner = make_game_bot(self.spec, env_id, self.kind, self.text, self.seed)
+        return self.inner.act_view(view)
 
 
 def make_mcts(spec: str, text: str, seed: int | None) -> MCTSBot:

@@ -117,13 +117,8 @@ class ChocoAECEnv(AECEnv):
     # ------------------------------------------------------------------ reset
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a game. ``seed`` fixes every random draw; ``options={"state": record}``
-        continues a saved game (see :meth:`save`)."""
-        if seed is not None:
-            self._seed = int(seed)
-            self._rng = random.Random(self._seed)
-        elif self._rng is None:
-            self._seed = random.SystemRandom().randrange(2**63)
-            self._rng = random.Random(self._seed)
+        continues a saved game (see :meth:`save`), with the record's own seed and random
+        stream. A record that is refused (RecordError) leaves the env as it was."""
         options = dict(options or {})
         saved = options.pop("state", None)
         if options:
@@ -133,12 +128,25 @@ class ChocoAECEnv(AECEnv):
                 f"reset option(s) {sorted(options)} ignored; the only reset option is 'state'",
                 stacklevel=2,
             )
-        self.actions_taken = []
-        self.illegal_by = None
-        if saved is None:
-            self.state_ = self.game.new_state(self._rng)
+        if saved is not None:
+            if seed is not None:
+                raise ConfigError(
+                    f"reset(seed={seed!r}, options={{'state': ...}}): a saved game carries "
+                    "its own seed and random stream; pass a seed or a state, not both"
+                )
+            state, rng, record_seed, actions = self._parse_record(saved)
+            self._seed, self._rng = record_seed, rng
         else:
-            self._load(saved)
+            if seed is not None:
+                self._seed = _check_seed(seed)
+                self._rng = random.Random(self._seed)
+            elif self._rng is None:
+                self._seed = random.SystemRandom().randrange(2**63)
+                self._rng = random.Random(self._seed)
+            state, actions = self.game.new_state(self._rng), []
+        self.state_ = state
+        self.actions_taken = actions
+        self.illegal_by = None
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -298,18 +306,31 @@ class ChocoAECEnv(AECEnv):
             "rng": [rng_state[0], list(rng_state[1]), rng_state[2]],
         }
 
-    def _load(self, record: Any) -> None:
+    def _parse_record(self, record: Any) -> tuple[Any, random.Random, int | None, list[int]]:
+        """(state, random stream, seed, actions) of a saved game, every part checked
+        before anything of the env changes; RecordError naming what is wrong."""
         check_record_header(record, self.game)
         state = self.game.from_json(record["state"])
-        rng = record.get("rng")
-        if rng is not None:
-            try:
-                self._rng = random.Random()
-                self._rng.setstate((rng[0], tuple(rng[1]), rng[2]))
-            except (TypeError, ValueError, IndexError) as err:
-                raise RecordError(f"saved game: field 'rng' is malformed ({err})") from err
-        self.state_ = state
-        self.actions_taken = list(record.get("actions", []))
+        rng_state = record.get("rng")
+        if rng_state is None:
+            raise RecordError("saved game: field 'rng' (the random stream) is missing")
+        rng = random.Random()
+        try:
+            version, internal, gauss = rng_state
+            rng.setstate((version, tuple(internal), gauss))
+        except (TypeError, ValueError, IndexError, OverflowError) as err:
+            raise RecordError(f"saved game: field 'rng' is malformed ({err})") from err
+        seed = record.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise RecordError(f"saved game: field 'seed' = {seed!r}; allowed: an int or null")
+        return state, rng, seed, list(record.get("actions", []))
+
+
+def _check_seed(seed: Any) -> int:
+    """A reset seed: an int (numpy ints too); ConfigError for anything else."""
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise ConfigError(f"reset(seed={seed!r}): a seed is an int or None")
+    return int(seed)
 
 
 def _jsonable(v: Any) -> bool:

@@ -40,7 +40,7 @@ def test_eval_writes_table_json_markdown_and_plot(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("argv", "named"),
     [
-        (["--env", ENV, "--bots", "alphazero"], "allowed kinds: random, greedy"),
+        (["--env", ENV, "--bots", "alphazero"], "allowed kinds for chocolates_v0: random, mcts"),
         (["--env", "chess_v0", "--bots", "random"], "known envs: chocolates_v0"),
         (["--env", ENV, "--bots", "random", "--players", "9"], "num_players=9"),
         (["--env", ENV, "--bots", "random", "--env-option", "colour=red"], "'colour'"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from choco_envs import bots
-from choco_envs.bots.greedy import GreedyBot
+from choco_envs.bots.base import HeuristicBot
 from choco_envs.bots.human import HumanBot
 from choco_envs.bots.mcts import MCTSBot
 from choco_envs.bots.random_bot import RandomBot
@@ -14,7 +14,7 @@ from choco_envs.core.errors import ConfigError
 
 def test_kinds_make_their_bots():
     assert isinstance(bots.make("random"), RandomBot)
-    assert isinstance(bots.make("greedy"), GreedyBot)
+    assert isinstance(bots.make("greedy", env_id="chocolates_v0"), HeuristicBot)
     assert isinstance(bots.make("human"), HumanBot)
     assert isinstance(bots.make("mcts"), MCTSBot)
 
@@ -37,7 +37,7 @@ def test_mcts_budget_defaults():
 @pytest.mark.parametrize(
     ("spec", "named"),
     [
-        ("alphazero", "allowed kinds: random, greedy, mcts, policy, ppo, human"),
+        ("alphazero", "allowed kinds: random, mcts, policy, ppo, human, greedy"),
         ("", "allowed kinds"),
         ("mcts:depth=3", "allowed options: simulations, time, c, rollout, epsilon, margin"),
         ("mcts:margin=1.5", "float in [0, 1]"),

@@ -81,7 +81,7 @@ def test_random_seat_and_opponent_list_vary_per_episode() -> None:
     for s in range(20):
         env.reset(seed=s)
         names.add(type(env._seat_players[1 - env.learner_seat]).__name__)
-    assert names == {"RandomBot", "GreedyBot"}
+    assert names == {"RandomBot", "HeuristicBot"}
 
 
 def test_reset_with_a_seed_replays_the_same_episode() -> None:

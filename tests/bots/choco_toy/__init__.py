@@ -9,6 +9,14 @@ most 2, the totals by 2 a round): the arena's statistics have a known answer.
 
 from __future__ import annotations
 
+from choco_envs.bots.base import BotKind
+from choco_envs.bots.game_kinds import register_game_bots
+
+from .greedy import greedy_action
 from .rules import ToyRaceGame
+
+register_game_bots(
+    ToyRaceGame.spec.env_id, {"greedy": BotKind("greedy", "always +3", policy=greedy_action)}
+)
 
 __all__ = ["ToyRaceGame"]
