@@ -7,6 +7,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from choco_envs.core.errors import ConfigError
 
 
@@ -27,7 +29,11 @@ class Option:
     rule: bool = True  # a rule option changes the game; the conformance suite varies it
 
     def validate(self, value: Any) -> Any:
-        if self.allowed is not None and value not in self.allowed:
+        """The canonical value (numpy scalars become Python ones), or ConfigError naming
+        the allowed values. A value matches an allowed one of its own kind only: 0 is
+        not False, 1.0 is not 1."""
+        value = canonical(value)
+        if self.allowed is not None and not any(same_value(value, a) for a in self.allowed):
             raise ConfigError(
                 f"option {self.name}={value!r} is not allowed; allowed values: "
                 f"{', '.join(repr(v) for v in self.allowed)}"
@@ -37,6 +43,28 @@ class Option:
             if problem:
                 raise ConfigError(f"option {self.name}={value!r} is not allowed: {problem}")
         return value
+
+
+def canonical(value: Any) -> Any:
+    """A numpy scalar as the Python value of its kind; anything else unchanged."""
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    if isinstance(value, np.str_):
+        return str(value)
+    return value
+
+
+def same_value(value: Any, allowed: Any) -> bool:
+    """Equal and of the same kind (bool, int, float and str are told apart)."""
+    kinds = (bool, int, float, str)
+    kind_of = next((k for k in kinds if isinstance(allowed, k)), None)
+    if kind_of is not None and type(value) is not kind_of:
+        return False
+    return bool(value == allowed)
 
 
 @dataclass(frozen=True)
@@ -52,6 +80,10 @@ class GameSpec:
     seed_file: str
     options: tuple[Option, ...] = field(default_factory=tuple)
     default_players: int = 2
+    #: the player counts a configuration allows, when they depend on its other options
+    #: (e.g. an edition): ``players_for(options) -> (min, max)``; None: always
+    #: ``min_players..max_players``
+    players_for: Callable[[Mapping[str, Any]], tuple[int, int]] | None = None
 
     def option_names(self) -> list[str]:
         return ["num_players"] + [o.name for o in self.options]
@@ -66,21 +98,29 @@ class GameSpec:
                 f"known options: {', '.join(self.option_names())}"
             )
         config: dict[str, Any] = {}
+        for opt in self.options:
+            config[opt.name] = opt.validate(options.get(opt.name, opt.default))
         num_players = options.get("num_players", self.default_players)
-        allowed_players = range(self.min_players, self.max_players + 1)
+        low, high = (
+            (self.min_players, self.max_players)
+            if self.players_for is None
+            else self.players_for(config)
+        )
+        allowed_players = range(low, high + 1)
+        if isinstance(num_players, np.integer):
+            num_players = int(num_players)
         if (
             isinstance(num_players, bool)
             or not isinstance(num_players, int)
             or num_players not in allowed_players
         ):
+            given = ", ".join(f"{o.name}={config[o.name]!r}" for o in self.options if o.rule)
+            where = f" with {given}" if given and self.players_for is not None else ""
             raise ConfigError(
-                f"option num_players={num_players!r} is not allowed for {self.env_id}; "
+                f"option num_players={num_players!r} is not allowed for {self.env_id}{where}; "
                 f"allowed values: {', '.join(map(str, allowed_players))}"
             )
-        config["num_players"] = num_players
-        for opt in self.options:
-            config[opt.name] = opt.validate(options.get(opt.name, opt.default))
-        return config
+        return {"num_players": num_players, **config}
 
     def configurations(self) -> Iterator[dict[str, Any]]:
         """Every combination of player count and enumerable rule option (may include

@@ -1,0 +1,5 @@
+import sys
+
+from tests.mutations.runner import main
+
+sys.exit(main())
