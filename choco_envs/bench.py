@@ -30,9 +30,9 @@ import numpy as np
 BENCH_CASES: list[tuple[str, dict[str, Any], float, float]] = [
     ("chocolates_v0", {"num_players": 2}, 2.0, 5.0),
     ("le_chocolat_v0", {"num_players": 2}, 1.5, 5.0),
-    ("chocolatiers_v0", {"num_players": 4, "edition": "standard"}, 1.0, 2.0),
-    ("chocolatiers_v0", {"num_players": 4, "edition": "classic"}, 1.0, 2.0),
-    ("chocolate_factory_v0", {"num_players": 4}, 1.0, 2.0),
+    ("chocolatiers_v1", {"num_players": 4, "edition": "standard"}, 1.0, 2.0),
+    ("chocolatiers_v1", {"num_players": 4, "edition": "classic"}, 1.0, 2.0),
+    ("chocolate_factory_v1", {"num_players": 4}, 1.0, 2.0),
 ]
 COPY_BUDGET_US = 20.0
 STATE_BUDGET_BYTES = 8 * 1024

@@ -5,7 +5,7 @@ and every opponent's move as it is made. Bad input is asked again; Ctrl-D or "qu
 
 Examples:
     choco play chocolates_v0
-    choco play chocolatiers_v0 --players 3 --option edition=classic --opponents greedy mcts:simulations=200
+    choco play chocolatiers_v1 --players 3 --option edition=classic --opponents greedy mcts:simulations=200
     choco play le_chocolat_v0 --seat 1 --opponents ppo
 """
 

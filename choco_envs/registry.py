@@ -11,8 +11,8 @@ from choco_envs.core.errors import ConfigError
 REGISTRY: dict[str, str] = {
     "chocolates_v0": "choco_envs.games.chocolates:ChocolatesGame",
     "le_chocolat_v0": "choco_envs.games.le_chocolat:LeChocolatGame",
-    "chocolatiers_v0": "choco_envs.games.chocolatiers:ChocolatiersGame",
-    "chocolate_factory_v0": "choco_envs.games.chocolate_factory:ChocolateFactoryGame",
+    "chocolatiers_v1": "choco_envs.games.chocolatiers:ChocolatiersGame",
+    "chocolate_factory_v1": "choco_envs.games.chocolate_factory:ChocolateFactoryGame",
 }
 
 

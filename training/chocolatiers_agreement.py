@@ -1,6 +1,6 @@
 """Where a Chocolatiers policy and a greedy teacher disagree, by kind of decision.
 
-    python training/chocolatiers_agreement.py checkpoints/chocolatiers_v0/ppo_classic.safetensors
+    python training/chocolatiers_agreement.py checkpoints/chocolatiers_v1/ppo_classic.safetensors
     python training/chocolatiers_agreement.py runs/<run>/imitation.safetensors \\
         --teacher greedy:used_cost=1.2,contest=10,wild_contest=1 --games 30
 
@@ -43,7 +43,7 @@ def kind(phase: int, action: int) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("checkpoint", help="a chocolatiers_v0 policy file")
+    parser.add_argument("checkpoint", help="a chocolatiers_v1 policy file")
     parser.add_argument("--teacher", default="greedy", help="greedy bot spec (default: greedy)")
     parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--seed", type=int, default=0)
@@ -57,15 +57,15 @@ def main(argv: list[str] | None = None) -> int:
     from choco_envs.registry import make_game
 
     model, meta = load_policy(args.checkpoint)
-    if meta["env_id"] != "chocolatiers_v0":
-        parser.error(f"{args.checkpoint}: a policy for {meta['env_id']}, not chocolatiers_v0")
+    if meta["env_id"] != "chocolatiers_v1":
+        parser.error(f"{args.checkpoint}: a policy for {meta['env_id']}, not chocolatiers_v1")
     if args.teacher.split(":")[0].strip() != "greedy":
         parser.error(f"--teacher {args.teacher!r}: allowed: greedy[:key=value,...]")
     try:
-        settings = make(args.teacher, env_id="chocolatiers_v0").options
+        settings = make(args.teacher, env_id="chocolatiers_v1").options
     except ConfigError as err:
         parser.error(str(err))
-    game = make_game("chocolatiers_v0", **meta["options"])
+    game = make_game("chocolatiers_v1", **meta["options"])
     encoder = game.encoder(meta["encoder"])
     total: collections.Counter[str] = collections.Counter()
     wrong: collections.Counter[str] = collections.Counter()

@@ -11,7 +11,7 @@ a tile (``contest``) or a wild (``wild_contest``) goes. This script plays each b
 against the baseline ``greedy`` in the arena (2 players, seats rotated, duplicate deals)
 and prints one row per spec: the search that chose the settings named ``STRONG`` (one
 setting at a time, then the best together), whose result is the teacher of
-``configs/chocolatiers_v0/ppo_*_strong_imitate.yaml``. Measure a chosen setting again on
+``configs/chocolatiers_v1/ppo_*_strong_imitate.yaml``. Measure a chosen setting again on
 other deals (``--seed``): the best of several rows on the same deals is biased upwards.
 """
 
@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-ENV_ID = "chocolatiers_v0"
+ENV_ID = "chocolatiers_v1"
 DEFAULT_BOTS = [
     "greedy:used_cost=0.8",
     "greedy:used_cost=1.2",

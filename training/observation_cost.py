@@ -2,7 +2,7 @@
 (or, with ``--play greedy``, from games the greedy bot plays).
 
     python training/observation_cost.py --env le_chocolat_v0 --encoder derived
-    python training/observation_cost.py --env chocolatiers_v0 --encoder derived flat --games 50
+    python training/observation_cost.py --env chocolatiers_v1 --encoder derived flat --games 50
 
 Plays ``--games`` games with uniformly random moves (seeded; ``--play greedy``: the greedy
 bot's moves) and, at every step, times

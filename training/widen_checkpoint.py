@@ -1,6 +1,6 @@
 """Widen a flat MLP checkpoint to a longer observation that starts with its own.
 
-    python training/widen_checkpoint.py checkpoints/chocolatiers_v0/ppo_classic.safetensors \
+    python training/widen_checkpoint.py checkpoints/chocolatiers_v1/ppo_classic.safetensors \
         --encoder derived --out /tmp/classic_derived.safetensors
 
 The new input columns start at zero, so the widened policy plays exactly as before; train

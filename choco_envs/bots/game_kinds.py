@@ -16,8 +16,8 @@ COMMON_KINDS = ("random", "mcts", "policy", "ppo", "human")
 GAME_BOTS: dict[str, str] = {
     "chocolates_v0": "choco_envs.bots.chocolates",
     "le_chocolat_v0": "choco_envs.bots.le_chocolat",
-    "chocolatiers_v0": "choco_envs.bots.chocolatiers",
-    "chocolate_factory_v0": "choco_envs.bots.chocolate_factory",
+    "chocolatiers_v1": "choco_envs.bots.chocolatiers",
+    "chocolate_factory_v1": "choco_envs.bots.chocolate_factory",
 }
 #: kinds registered at run time for games made outside the package (tests, plug-ins)
 _REGISTERED: dict[str, dict[str, BotKind]] = {}

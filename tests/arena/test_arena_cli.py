@@ -66,7 +66,7 @@ def test_a_policy_bot_plays_on_worker_processes():
     """`--workers 2` with a checkpoint bot finishes: the forked workers play on one torch
     thread each (a child cannot use the thread pool the parent started when it loaded the
     checkpoint; before the fix the first game waited forever)."""
-    command = [sys.executable, "-m", "choco_envs.cli", "eval", "--env", "chocolate_factory_v0"]
+    command = [sys.executable, "-m", "choco_envs.cli", "eval", "--env", "chocolate_factory_v1"]
     command += ["--bots", "ppo", "random", "--games", "4", "--workers", "2", "--quiet"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr

@@ -12,7 +12,10 @@ from __future__ import annotations
 import copy
 import json
 import math
+import multiprocessing
 import random
+import resource
+import traceback
 from collections.abc import Iterator
 from typing import Any
 
@@ -27,6 +30,10 @@ from .conftest import ENV_IDS
 Path = tuple[Any, ...]
 #: fields corrupted per record in the default run (all of them with -m slow)
 SAMPLED_FIELDS = 60
+#: a hostile record that makes the engine allocate or loop without bound must fail the
+#: test, not the machine: the cases run in a child process with this much memory and time
+CHILD_MEMORY_BYTES = 3 * 2**30
+CHILD_SECONDS = {False: 600, True: 3000}
 
 
 def leaves(obj: Any, path: Path = ()) -> Iterator[tuple[Path, Any]]:
@@ -144,17 +151,53 @@ def cases(env_id: str, every: bool) -> list[tuple[dict[str, Any], Path, Any]]:
     return out
 
 
+def _child(env_id: str, every: bool, out: Any) -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (CHILD_MEMORY_BYTES, CHILD_MEMORY_BYTES))
+    try:
+        for record, path, bad in cases(env_id, every):
+            out.send(("case", f"{path} = {bad!r}"))
+            check_corruption(env_id, record, path, bad)
+    except BaseException as err:  # noqa: BLE001 - reported to the parent
+        detail = str(err) if isinstance(err, AssertionError | pytest.fail.Exception) else ""
+        out.send(("fail", detail or traceback.format_exc(limit=4)))
+        return
+    out.send(("done", ""))
+
+
+def run_hostile_cases(env_id: str, every: bool) -> None:
+    """Every case in a forked child limited in memory and time; fail naming the case."""
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=_child, args=(env_id, every, send), daemon=True)
+    child.start()
+    send.close()
+    last, deadline = "(none)", CHILD_SECONDS[every]
+    try:
+        while receive.poll(deadline):
+            kind, text = receive.recv()
+            if kind == "case":
+                last = text
+            elif kind == "fail":
+                pytest.fail(f"{env_id}: {text}")
+            else:
+                return
+        pytest.fail(f"{env_id}: the record with {last} ran past {deadline} s")
+    except EOFError:
+        pytest.fail(f"{env_id}: the engine died on the record with {last} (memory limit?)")
+    finally:
+        child.kill()
+        child.join()
+
+
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_hostile_records_are_refused_or_play_by_the_rules(env_id: str) -> None:
-    for record, path, bad in cases(env_id, every=False):
-        check_corruption(env_id, record, path, bad)
+    run_hostile_cases(env_id, every=False)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_every_field_of_a_record_corrupted(env_id: str) -> None:
-    for record, path, bad in cases(env_id, every=True):
-        check_corruption(env_id, record, path, bad)
+    run_hostile_cases(env_id, every=True)
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)

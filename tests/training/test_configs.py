@@ -30,9 +30,9 @@ def test_every_env_and_edition_has_a_config() -> None:
     assert {
         "chocolates_v0/ppo.yaml",
         "le_chocolat_v0/ppo.yaml",
-        "chocolatiers_v0/ppo.yaml",
-        "chocolatiers_v0/ppo_classic.yaml",
-        "chocolate_factory_v0/ppo.yaml",
+        "chocolatiers_v1/ppo.yaml",
+        "chocolatiers_v1/ppo_classic.yaml",
+        "chocolate_factory_v1/ppo.yaml",
     } <= names
 
 

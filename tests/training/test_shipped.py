@@ -23,9 +23,9 @@ def test_every_env_and_edition_ships_a_checkpoint() -> None:
     assert {
         ("chocolates_v0", None),
         ("le_chocolat_v0", None),
-        ("chocolatiers_v0", "standard"),
-        ("chocolatiers_v0", "classic"),
-        ("chocolate_factory_v0", None),
+        ("chocolatiers_v1", "standard"),
+        ("chocolatiers_v1", "classic"),
+        ("chocolate_factory_v1", None),
     } <= found
 
 

@@ -280,7 +280,7 @@ def test_chocolatiers_greedy_tuning_plays_each_setting_and_refuses_a_bad_spec(
 def test_chocolatiers_agreement_counts_disagreement_by_decision(tmp_path: Path) -> None:
     """The shipped classic policy against its teacher: one row per kind of decision and
     an 'all' row; a teacher that is not greedy is refused."""
-    path = REPO / "checkpoints" / "chocolatiers_v0" / "ppo_classic.safetensors"
+    path = REPO / "checkpoints" / "chocolatiers_v1" / "ppo_classic.safetensors"
     out = run_script("chocolatiers_agreement.py", [str(path), "--games", "1"], tmp_path)
     assert "| decision (teacher's) | count | differ |" in out and "| all |" in out
     assert "| take |" in out and "| place |" in out

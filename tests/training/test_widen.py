@@ -19,13 +19,13 @@ OPTIONS = {"num_players": 2, "edition": "classic"}
 
 
 def flat_checkpoint(path: Path, conv: bool = False) -> Path:
-    game = make_game("chocolatiers_v0", **OPTIONS)
+    game = make_game("chocolatiers_v1", **OPTIONS)
     encoder = "planes" if conv else "flat"
     shape = game.encoder(encoder).shape
     torch.manual_seed(0)
     model = ActorCritic(NetConfig(tuple(shape), game.num_actions, (16,), (4,) if conv else ()))
     meta = {
-        "env_id": "chocolatiers_v0", "version": 0, "options": OPTIONS, "encoder": encoder,
+        "env_id": "chocolatiers_v1", "version": 0, "options": OPTIONS, "encoder": encoder,
         "observation_shape": list(shape), "num_actions": game.num_actions,
         "steps_trained": 7, "arena": {"greedy": {"win_rate": 0.25}},
     }  # fmt: skip
@@ -68,8 +68,8 @@ def test_widened_policy_plays_exactly_as_before(tmp_path: Path) -> None:
     src = flat_checkpoint(tmp_path / "flat.safetensors")
     out = widen_checkpoint(src, "derived", tmp_path / "wide.safetensors")
     old, _ = load_policy(src)
-    new, meta = load_policy(out, "chocolatiers_v0", OPTIONS)
-    game = make_game("chocolatiers_v0", **OPTIONS)
+    new, meta = load_policy(out, "chocolatiers_v1", OPTIONS)
+    game = make_game("chocolatiers_v1", **OPTIONS)
     assert meta["encoder"] == "derived"
     assert meta["observation_shape"] == list(game.encoder("derived").shape)
     assert meta["widened_from"]["sha256"] == file_sha256(src)
@@ -93,7 +93,7 @@ def test_widened_policy_plays_exactly_as_before(tmp_path: Path) -> None:
 
 def test_widening_is_refused_when_the_observation_does_not_extend(tmp_path: Path) -> None:
     src = flat_checkpoint(tmp_path / "flat.safetensors")
-    with pytest.raises(ConfigError, match="'beliefs' is not an observation of chocolatiers_v0"):
+    with pytest.raises(ConfigError, match="'beliefs' is not an observation of chocolatiers_v1"):
         widen_checkpoint(src, "beliefs", tmp_path / "x.safetensors")
     with pytest.raises(ConfigError, match="not an extension of 'flat'"):
         widen_checkpoint(src, "planes", tmp_path / "x.safetensors")
@@ -137,7 +137,7 @@ def test_resume_with_another_encoder_is_refused(tmp_path: Path) -> None:
     script = load_training_script()
     src = flat_checkpoint(tmp_path / "flat.safetensors")
     args = script.Args(
-        env_id="chocolatiers_v0", options=OPTIONS, encoder="derived", resume=str(src),
+        env_id="chocolatiers_v1", options=OPTIONS, encoder="derived", resume=str(src),
         total_timesteps=64, num_envs=2, num_steps=8, eval_every=0, final_eval_games=0,
         track=False, progress=False, save_path=str(tmp_path / "r.safetensors"),
     )  # fmt: skip
@@ -181,8 +181,8 @@ def test_widening_with_action_features_plays_as_before_and_learns_per_action(
     src = flat_checkpoint(tmp_path / "flat.safetensors")
     out = widen_checkpoint(src, "contest", tmp_path / "af.safetensors", action_features=True)
     old, _ = load_policy(src)
-    new, meta = load_policy(out, "chocolatiers_v0", OPTIONS)
-    game = make_game("chocolatiers_v0", **OPTIONS)
+    new, meta = load_policy(out, "chocolatiers_v1", OPTIONS)
+    game = make_game("chocolatiers_v1", **OPTIONS)
     fields = game.encoder("contest").action_fields
     assert len(new.config.action_features) == len(fields) == 6
     assert meta["network"]["action_features"]

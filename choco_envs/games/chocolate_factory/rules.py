@@ -49,9 +49,9 @@ PHASE_NAMES = ("pick", "pack", "choose", "over")
 EMPTY, CLOSED = -1, -2  # package slot variety when empty / when full with no supply left
 
 SPEC = GameSpec(
-    env_id="chocolate_factory_v0",
+    env_id="chocolate_factory_v1",
     name="Chocolate Factory",
-    version=0,
+    version=1,
     min_players=cp.MIN_PLAYERS,
     max_players=cp.MAX_PLAYERS,
     hidden_information=False,

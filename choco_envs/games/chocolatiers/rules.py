@@ -259,9 +259,9 @@ def _check_components_option(value: Any) -> str | None:
 
 
 SPEC = GameSpec(
-    env_id="chocolatiers_v0",
+    env_id="chocolatiers_v1",
     name="Chocolatiers",
-    version=0,
+    version=1,
     min_players=2,
     max_players=5,
     hidden_information=True,

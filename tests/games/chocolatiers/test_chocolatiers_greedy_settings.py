@@ -83,14 +83,14 @@ def cards_used(game: ChocolatiersGame, s, action: int) -> int:
 
 
 def test_settings_are_declared_and_checked() -> None:
-    bot = bots.make("greedy:used_cost=1.2,contest=10", env_id="chocolatiers_v0")
+    bot = bots.make("greedy:used_cost=1.2,contest=10", env_id="chocolatiers_v1")
     assert bot.options == {"used_cost": 1.2, "contest": 10.0}
     with pytest.raises(ConfigError, match="unknown option 'depth'.*allowed options: used_cost"):
-        bots.make("greedy:depth=2", env_id="chocolatiers_v0")
+        bots.make("greedy:depth=2", env_id="chocolatiers_v1")
     with pytest.raises(ConfigError, match=r"used_cost='-1' is not allowed.*>= 0"):
-        bots.make("greedy:used_cost=-1", env_id="chocolatiers_v0")
+        bots.make("greedy:used_cost=-1", env_id="chocolatiers_v1")
     with pytest.raises(ConfigError, match=r"contest='lots' is not allowed.*a number >= 0"):
-        bots.make("greedy:contest=lots", env_id="chocolatiers_v0")
+        bots.make("greedy:contest=lots", env_id="chocolatiers_v1")
     game = ChocolatiersGame(num_players=2)
     s = game.new_state(random.Random(0))
     with pytest.raises(ValueError, match="wild_contest=-0.5 is not allowed"):
@@ -188,7 +188,7 @@ def test_tuned_settings_beat_the_baseline() -> None:
     over 200 duplicate-deal games (measured near 62% on 2,000: far from the line)."""
     spec = "greedy:" + ",".join(f"{k}={v}" for k, v in STRONG.items())
     report = run_arena(
-        "chocolatiers_v0", [spec, "greedy"], players=2, games=200, seed=3,
+        "chocolatiers_v1", [spec, "greedy"], players=2, games=200, seed=3,
         env_options={"edition": "classic"}, progress=False,
     )  # fmt: skip
     assert report["bots"][0]["win_rate"] > 0.5

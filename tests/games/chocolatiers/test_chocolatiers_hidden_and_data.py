@@ -235,7 +235,7 @@ def test_state_copy_is_small_and_independent() -> None:
 
 def test_env_plays_through_the_registry() -> None:
     """The registered env id makes the classic edition too."""
-    env = choco_envs.make("chocolatiers_v0", num_players=3, edition="classic")
+    env = choco_envs.make("chocolatiers_v1", num_players=3, edition="classic")
     env.reset(seed=1)
     obs, *_ = env.last()
     assert obs["action_mask"].any()
