@@ -162,14 +162,18 @@ class ChocoAECEnv(AECEnv):
 
     # ------------------------------------------------------------------ step
     def step(self, action: Any) -> None:
-        if self.state_ is None:
-            raise ChocoError("step() called before reset(); call env.reset(seed=...) first")
+        self._require_reset("step()")
+        if not self.agents:
+            raise ChocoError(
+                "step() called after the game ended and every agent has stepped out "
+                "(with None); call env.reset() for a new game"
+            )
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         game, s, rng = self.game, self.state_, self._rng
-        assert rng is not None, "reset() before step()"
+        assert rng is not None
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         try:
@@ -189,6 +193,24 @@ class ChocoAECEnv(AECEnv):
         else:
             self.agent_selection = self.possible_agents[game.current_player(s)]
         self._accumulate_rewards()
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """(observation, reward, termination, truncation, info) of the agent to act."""
+        self._require_reset("last()")
+        if not self.agents:
+            raise ChocoError(
+                "last() called after the game ended and every agent has stepped out; "
+                "call env.reset() for a new game"
+            )
+        return super().last(observe)
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        self._require_reset("agent_iter()")
+        return super().agent_iter(max_iter)
+
+    def _require_reset(self, what: str) -> None:
+        if self.state_ is None:
+            raise ChocoError(f"{what} called before reset(); call env.reset(seed=...) first")
 
     def _terminate_illegal(self, agent: str, message: str) -> None:
         warnings.warn(
@@ -235,6 +257,7 @@ class ChocoAECEnv(AECEnv):
     # ------------------------------------------------------------------ observe
     def legal_mask(self) -> np.ndarray:
         """Boolean mask of the agent to act (all False once the game is over)."""
+        self._require_reset("legal_mask()")
         if self._mask is None:
             if self.illegal_by is not None:
                 self._mask = np.zeros(self.game.num_actions, dtype=bool)
@@ -247,8 +270,11 @@ class ChocoAECEnv(AECEnv):
         return self.legal_mask().copy()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        if self.state_ is None:
-            raise ChocoError("observe() called before reset(); call env.reset(seed=...) first")
+        self._require_reset("observe()")
+        if agent not in self.agent_name_mapping:
+            raise ChocoError(
+                f"observe({agent!r}): no such agent; agents: {', '.join(self.possible_agents)}"
+            )
         seat = self.agent_name_mapping[agent]
         obs = self.encoder.encode(self.state_, seat)
         if agent == self.agent_selection and not self.terminations.get(agent, True):
@@ -268,23 +294,52 @@ class ChocoAECEnv(AECEnv):
                 "render() called without a render_mode; pass render_mode='ansi' or 'human'"
             )
             return None
+        self._require_reset("render()")
         text = self.game.state_to_string(self.state_, self.render_player)
+        if self.illegal_by is not None:
+            offender = self.possible_agents[self.illegal_by]
+            text = (
+                f"GAME OVER: {offender} made an illegal move; the game ended with -1 for "
+                f"{offender} and 0 for the others (the board as it was):\n{text}"
+            )
         if self.render_mode == "human":
             print(text)
             return None
         return text
 
     def action_to_string(self, action: int) -> str:
+        self._require_reset("action_to_string()")
         return self.game.action_to_string(self.state_, action)
 
     def legal_actions(self) -> list[int]:
         return np.flatnonzero(self.legal_mask()).tolist()
 
+    def game_over(self) -> bool:
+        """Whether the game has ended (by the rules or by an illegal move)."""
+        self._require_reset("game_over()")
+        return self.illegal_by is not None or bool(self.game.is_over(self.state_))
+
     def scores(self) -> list[float]:
+        """Every seat's points. Before the end of a game with hidden information they are
+        refused (ChocoError): they would read what some seats may not see (a card's truth,
+        a tile's hidden side)."""
+        self._check_scores_public("scores()")
         return list(self.game.scores(self.state_))
 
     def score_breakdown(self) -> dict[str, list[float]]:
+        """Named parts of every seat's score (refused before the end as ``scores``)."""
+        self._check_scores_public("score_breakdown()")
         return self.game.score_breakdown(self.state_)
+
+    def _check_scores_public(self, what: str) -> None:
+        self._require_reset(what)
+        if self.game.is_over(self.state_) or self.game.scores_public:
+            return
+        raise ChocoError(
+            f"{what}: {self.game.spec.env_id} has hidden information, and its scores before "
+            "the end would reveal it (e.g. whether a card is right); they are given once "
+            "the game is over (and then in every agent's infos['final_score'])"
+        )
 
     def close(self) -> None:
         """Nothing to release: the env holds no files, windows or processes."""
@@ -293,7 +348,8 @@ class ChocoAECEnv(AECEnv):
     def save(self) -> dict[str, Any]:
         """A complete record of the game so far: options, seed, actions, the state and
         the random stream, to continue with ``reset(options={"state": record})``."""
-        assert self._rng is not None, "reset() before save()"
+        self._require_reset("save()")
+        assert self._rng is not None
         rng_state = self._rng.getstate()
         return {
             "format": RECORD_FORMAT,

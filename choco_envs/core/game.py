@@ -83,6 +83,13 @@ class Game(ABC, Generic[S]):
     def scores(self, s: S) -> list[float]:
         """Points of each seat (final once the game is over)."""
 
+    @property
+    def scores_public(self) -> bool:
+        """Whether ``scores`` before the end reads only what every seat may see (then the
+        env shows them mid-game). True for games without hidden information; a game with
+        hidden information whose scores never read it may say so."""
+        return not self.spec.hidden_information
+
     def ranking_key(self, s: S, player: int) -> tuple[float, ...]:
         """What decides the ranking: score first, then the game's tie-breaks. Equal keys
         share the place."""
@@ -127,8 +134,10 @@ class Game(ABC, Generic[S]):
     # ------------------------------------------------------------------ helpers
     def illegal(self, s: S, action: Any, reason: str) -> IllegalActionError:
         """Build the error for a refused action: the action, its meaning, why, and the
-        legal ones. Use as ``raise self.illegal(s, a, "why")``."""
-        return IllegalActionError(self.describe_illegal(s, action, reason))
+        legal ones. Use as ``raise self.illegal(s, a, "why")``. The message is written only
+        when read, from a copy of the state as it was."""
+        frozen = self.copy(s)
+        return IllegalActionError(describe=lambda: self.describe_illegal(frozen, action, reason))
 
     def describe_illegal(self, s: S, action: Any, reason: str) -> str:
         meaning = ""

@@ -1,4 +1,5 @@
-"""Saved games: a state record (to continue a game) and a game record (to replay it)."""
+"""Saved games: a state record (to continue a game) and a game record (to replay it, with
+``choco_envs.records.replay``): the format, the header checks, reading JSON files."""
 
 from __future__ import annotations
 
@@ -30,8 +31,14 @@ def check_record_header(record: Any, game: Game[Any]) -> None:
     options = record.get("options")
     if not isinstance(options, dict):
         raise RecordError("saved game: field 'options' must be an object")
+    foreign = sorted(set(options) - set(game.config))
+    if foreign:
+        raise RecordError(
+            f"saved game: options {foreign} are not game options of {spec.env_id}; "
+            f"allowed: {', '.join(game.config)}"
+        )
     for key, value in options.items():
-        if key in game.config and game.config[key] != value:
+        if game.config[key] != value:
             raise RecordError(
                 f"saved game was played with {key}={value!r}; this env has "
                 f"{key}={game.config[key]!r}. Make the env with the record's options."
@@ -43,32 +50,41 @@ def check_record_header(record: Any, game: Game[Any]) -> None:
         raise RecordError("saved game: field 'actions' must be a list of ints")
 
 
-def replay(record: dict[str, Any], **env_options: Any) -> Any:
-    """Rebuild an env from a record's options and seed and replay its actions; the
-    result is the identical game. Returns the (unwrapped) env."""
-    from choco_envs.registry import make_raw
-
-    if not isinstance(record, dict) or "env_id" not in record:
-        raise RecordError("game record: expected an object with 'env_id'")
-    env = make_raw(record["env_id"], **record.get("options", {}), **env_options)
-    check_record_header(record, env.game)
-    if record.get("seed") is None:
-        raise RecordError("game record: field 'seed' is needed to replay")
-    env.reset(seed=record["seed"])
-    for action in record["actions"]:
-        env.step(action)
-    return env
-
-
 def save_json(record: dict[str, Any], path: str | Path) -> None:
     Path(path).write_text(json.dumps(record, indent=1))
 
 
+#: the largest saved game read (a record of the longest game is far smaller)
+MAX_RECORD_BYTES = 64 * 2**20
+
+
 def load_json(path: str | Path) -> dict[str, Any]:
+    """A saved game or game record from a JSON file; RecordError for a missing, unreadable,
+    binary, oversized, non-JSON or too deeply nested file."""
+    path = Path(path)
     try:
-        data = json.loads(Path(path).read_text())
+        if path.stat().st_size > MAX_RECORD_BYTES:
+            raise RecordError(f"{path}: larger than {MAX_RECORD_BYTES} bytes; not a saved game")
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError as err:
+        raise RecordError(f"{path}: no such file") from err
+    except IsADirectoryError as err:
+        raise RecordError(f"{path}: a folder, not a saved game") from err
+    except UnicodeDecodeError as err:
+        raise RecordError(f"{path}: not a text file (a saved game is UTF-8 JSON)") from err
+    except OSError as err:
+        raise RecordError(f"{path}: cannot be read ({err.strerror or err})") from err
+    return parse_json(text, str(path))
+
+
+def parse_json(text: str, where: str = "saved game") -> dict[str, Any]:
+    """A JSON object from ``text``; RecordError if it is not one (or nests too deeply)."""
+    try:
+        data = json.loads(text)
     except json.JSONDecodeError as err:
-        raise RecordError(f"{path}: not valid JSON ({err})") from err
+        raise RecordError(f"{where}: not valid JSON ({err})") from err
+    except RecursionError as err:
+        raise RecordError(f"{where}: JSON nested too deeply") from err
     if not isinstance(data, dict):
-        raise RecordError(f"{path}: expected a JSON object")
+        raise RecordError(f"{where}: expected a JSON object, got {type(data).__name__}")
     return data

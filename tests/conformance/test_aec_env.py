@@ -14,7 +14,7 @@ from pettingzoo.test import api_test, seed_test
 import choco_envs
 from choco_envs.core.env import INFO_KEYS
 from choco_envs.core.errors import ConfigError, IllegalActionError, RecordError
-from choco_envs.core.records import replay
+from choco_envs.records import replay
 
 from .conftest import ENCODER_CONFIGS, ENCODER_IDS, ENV_IDS
 
