@@ -3,8 +3,10 @@ measured in the same run (ratios, not absolute numbers, are what count on a shar
 
 For each env configuration it reports: random AEC play (steps/s and games/s, with the
 observation and mask built every step, as an RL loop does), raw rules playouts (what search
-bots run on), the time and size of a state copy, and the memory of one env and of 256 envs.
-The random policy is the same for every env: a uniform choice among the masked actions.
+bots run on), the time and size of a state copy, and the memory of one env and of 256 envs;
+then random AEC play with every observation encoder the env has (each must reach 1x
+connect_four_v3). The random policy is the same for every env: a uniform choice among the
+masked actions.
 
 Examples:
     choco bench                       # every env, 3 s per measurement
@@ -34,6 +36,8 @@ BENCH_CASES: list[tuple[str, dict[str, Any], float, float]] = [
     ("chocolatiers_v1", {"num_players": 4, "edition": "classic"}, 1.0, 2.0),
     ("chocolate_factory_v1", {"num_players": 4}, 1.0, 2.0),
 ]
+#: every encoder of every env, random AEC play, x connect_four_v3 (issue 21)
+ENCODER_BUDGET = 1.0
 COPY_BUDGET_US = 20.0
 STATE_BUDGET_BYTES = 8 * 1024
 ENV_BUDGET_BYTES = 1 * 1024 * 1024
@@ -44,7 +48,7 @@ CHECKPOINT_BUDGET_BYTES = 5 * 1024 * 1024
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--env", action="append", help="only this env id (repeatable)")
     parser.add_argument(
-        "--seconds", type=float, default=3.0, help="time per measurement (default 3)"
+        "--seconds", type=float, default=3.0, help="time per measurement, > 0 (default 3)"
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the random policy and games")
     parser.add_argument("--json", type=Path, help="write the results as JSON here")
@@ -226,8 +230,37 @@ def measure(
         "reference_connect_four_steps_per_s": ref,
         "seconds": seconds,
         "rows": rows,
+        "encoders": measure_encoders(cases, seconds, seed, ref),
         "checkpoints": checkpoint_sizes(),
     }
+
+
+def measure_encoders(
+    cases: list[tuple[str, dict[str, Any], float, float]],
+    seconds: float,
+    seed: int,
+    ref: float | None,
+) -> list[dict[str, Any]]:
+    """Random AEC play with each encoder of each case, beside the reference."""
+    from choco_envs.registry import make, make_game
+
+    rows = []
+    for env_id, options, _aec, _raw in cases:
+        label = env_id + "".join(f" {k}={v}" for k, v in options.items())
+        for name, encoder in make_game(env_id, **options).encoders.items():
+            print(f"measuring {label} observation={name} ...", file=sys.stderr)
+            steps, _ = aec_random_play(make(env_id, observation=name, **options), seconds, seed)
+            row: dict[str, Any] = {
+                "env": label,
+                "encoder": name,
+                "shape": list(encoder.shape),
+                "aec_steps_per_s": steps,
+            }
+            if ref:
+                row["ratio"] = steps / ref
+            row["ok"] = row.get("ratio", ENCODER_BUDGET) >= ENCODER_BUDGET
+            rows.append(row)
+    return rows
 
 
 def to_markdown(result: dict[str, Any]) -> str:
@@ -249,6 +282,19 @@ def to_markdown(result: dict[str, Any]) -> str:
             f"{r['copy_us']:.1f} | {r['state_bytes'] / 1024:.1f} | {r['env_bytes'] / 1024:.0f} | "
             f"{r['envs256_bytes'] / 2**20:.1f} | {'yes' if r['ok'] else 'NO'} |"
         )
+    if result.get("encoders"):
+        lines += [
+            "",
+            f"| env | observation | shape | AEC steps/s | x c4 (budget {ENCODER_BUDGET:g}) | ok |",
+            "|---|---|---|---|---|---|",
+        ]
+        for r in result["encoders"]:
+            ratio = f"{r['ratio']:.2f}" if "ratio" in r else "?"
+            shape = "x".join(map(str, r["shape"]))
+            lines.append(
+                f"| {r['env']} | `{r['encoder']}` | {shape} | {r['aec_steps_per_s']:,.0f} | "
+                f"{ratio} | {'yes' if r['ok'] else 'NO'} |"
+            )
     if result["checkpoints"]:
         lines += ["", "| checkpoint | size KB (<= 5120) | ok |", "|---|---|---|"]
         for c in result["checkpoints"]:
@@ -289,8 +335,21 @@ def run(args: argparse.Namespace) -> int:
     present = set(list_envs())
     unknown = [e for e in (args.env or []) if e not in present]
     if unknown:
-        print(f"unknown env(s) {unknown}; available: {sorted(present)}", file=sys.stderr)
+        print(
+            f"choco bench: unknown env(s) {unknown}; available: {sorted(present)}", file=sys.stderr
+        )
         return 2
+    if not (0 < args.seconds < float("inf")):
+        print(
+            f"choco bench: --seconds {args.seconds} is not allowed; allowed: a number > 0",
+            file=sys.stderr,
+        )
+        return 2
+    for flag in ("json", "markdown", "plot"):
+        path = getattr(args, flag)
+        if path is not None and not path.resolve().parent.is_dir():
+            print(f"choco bench: --{flag} {path}: its folder does not exist", file=sys.stderr)
+            return 2
     cases = [c for c in BENCH_CASES if c[0] in present and (not args.env or c[0] in args.env)]
     result = measure(cases, args.seconds, args.seed, reference=not args.no_reference)
     table = to_markdown(result)

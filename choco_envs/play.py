@@ -15,7 +15,7 @@ import argparse
 import sys
 from typing import Any, TextIO
 
-from choco_envs.cli_options import parse_options
+from choco_envs.cli_options import merge_players, parse_options
 from choco_envs.core.errors import ChocoError
 
 
@@ -83,21 +83,33 @@ def play(
     print(raw.game.state_to_string(raw.state_, seat), file=stdout)
     for part, values in raw.score_breakdown().items():
         print(f"{part:>16s}: " + "  ".join(f"{v:g}" for v in values), file=stdout)
-    result = raw.game.returns(raw.state_)[seat]
-    verdict = (
-        "you win"
-        if result > 0 and result == max(raw.game.returns(raw.state_))
-        else ("a shared result" if result == 0 else "you lose")
-    )
-    print(f"scores {scores}: {verdict}", file=stdout)
+    print(f"scores {scores}: {verdict(raw.game, raw.state_, seat)}", file=stdout)
     return scores
 
 
+def verdict(game: Any, state: Any, seat: int) -> str:
+    """Where ``seat`` finished, in words: its place, shared or not (the game's ranking:
+    score, then its tie-breaks)."""
+    keys = [game.ranking_key(state, p) for p in range(game.num_players)]
+    mine = keys[seat]
+    place = 1 + sum(1 for k in keys if k > mine)
+    shared = sum(1 for k in keys if k == mine) - 1
+    if game.num_players == 2:
+        return "a draw" if shared else ("you win" if place == 1 else "you lose")
+    text = f"{ordinal(place)} place of {game.num_players}"
+    if shared:
+        text = f"shared {text} (with {shared} other{'s' if shared > 1 else ''})"
+    return f"you win: {text}" if place == 1 and not shared else f"you finish {text}"
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def run(args: argparse.Namespace) -> int:
-    options = parse_options(args.option)
-    if args.players is not None:
-        options["num_players"] = args.players
     try:
+        options = merge_players(parse_options(args.option, "--option"), args.players, "--option")
         play(args.env, options, args.seat, args.opponents, args.seed)
     except ChocoError as err:
         print(f"choco play: {err}", file=sys.stderr)

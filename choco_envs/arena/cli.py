@@ -7,9 +7,9 @@ Reports per bot: win rate with a 95% Wilson interval (a shared first place count
 mean score, mean margin (own score minus the best other), Elo (a Bradley-Terry fit on all
 games) and OpenSkill (when installed), and a head-to-head table.
 
-Bot specs: random, greedy[:SETTING=V,...] (settings a game's heuristic declares, e.g.
-Chocolates' min_confidence), mcts[:simulations=N,time=SECONDS,c=C,rollout=random|greedy],
-policy:PATH, ppo (the env's shipped checkpoint), human.
+Bot specs: random, mcts[:simulations=N,time=SECONDS,c=C,rollout=random|greedy],
+policy:PATH, ppo (the env's shipped checkpoint), human, and the game's own kinds: greedy
+(every game's beginner baseline) and those `choco list` shows for the env.
 
 example:
   choco eval --env chocolates_v0 --bots greedy random --games 40 --seed 1
@@ -22,8 +22,8 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
-from typing import Any
 
+from choco_envs.cli_options import merge_players, parse_options
 from choco_envs.core.errors import ChocoError, ConfigError
 
 
@@ -48,19 +48,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
-def parse_env_options(items: list[str]) -> dict[str, Any]:
-    """``["k=v", ...]`` -> {k: value}, values read as int, float, bool, none or text."""
-    from choco_envs.bots.registry import parse_literal
-
-    options: dict[str, Any] = {}
-    for item in items:
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise ConfigError(f"--env-option {item!r} is not allowed; use KEY=VALUE")
-        options[key.strip()] = parse_literal(value.strip())
-    return options
-
-
 def command_line(args: argparse.Namespace) -> str:
     """The command that reproduces this run."""
     parts = ["choco", "eval", "--env", args.env]
@@ -75,32 +62,83 @@ def command_line(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play the arena, print the table, write the files asked for. 0 on success, 2 on a
+    """Play the arena, print the table, then write the files asked for (their folders are
+    checked first, so that a long run is never lost to a bad path). 0 on success, 2 on a
     bad option."""
     from choco_envs.arena import report as reports
     from choco_envs.arena import run_arena
 
     try:
+        check_output_paths(args)
+        env_options = merge_players(
+            parse_options(args.env_option, "--env-option"), args.players, "--env-option"
+        )
+        players = env_options.pop("num_players", None)
+        workers = args.workers
+        if "human" in [spec.partition(":")[0] for spec in args.bots] and workers != 1:
+            print(
+                "choco eval: a human plays at this terminal, so the games run in this "
+                f"process (--workers {workers} ignored)",
+                file=sys.stderr,
+            )
+            workers = 1
         report = run_arena(
             args.env,
             args.bots,
-            players=args.players,
+            players=players,
             games=args.games,
             seed=args.seed,
-            env_options=parse_env_options(args.env_option),
-            workers=args.workers,
+            env_options=env_options,
+            workers=workers,
             progress=not args.quiet,
         )
     except ChocoError as err:
         print(f"choco eval: error: {err}", file=sys.stderr)
         return 2
     report["config"]["command"] = command_line(args)
-    if args.json:
-        reports.write_json(report, args.json)
-    if args.markdown:
-        with open(args.markdown, "w") as out:
-            out.write(reports.to_markdown(report))
-    if args.plot:
-        reports.write_plot(report, args.plot)
-    print(reports.to_text(report))
+    print(reports.to_text(report), flush=True)
+    try:
+        if args.json:
+            reports.write_json(report, args.json)
+        if args.markdown:
+            with open(args.markdown, "w") as out:
+                out.write(reports.to_markdown(report))
+        if args.plot:
+            reports.write_plot(report, args.plot)
+    except OSError as err:
+        print(f"choco eval: error: could not write {err.filename}: {err.strerror}", file=sys.stderr)
+        return 1
     return 0
+
+
+def check_output_paths(args: argparse.Namespace) -> None:
+    """ConfigError before any game for an output file whose folder does not exist or is
+    not writable, or a plot that is not a .png/.svg/.pdf."""
+    from pathlib import Path
+
+    for flag in ("json", "markdown", "plot"):
+        value = getattr(args, flag)
+        if not value:
+            continue
+        folder = Path(value).resolve().parent
+        if Path(value).is_dir():
+            raise ConfigError(f"--{flag} {value}: is a folder; give a file name")
+        if not folder.is_dir() or not writable(folder):
+            raise ConfigError(
+                f"--{flag} {value}: folder {str(folder)!r} does not exist or is not writable"
+            )
+    if args.plot and Path(args.plot).suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise ConfigError(f"--plot {args.plot}: allowed file types: .png, .svg, .pdf")
+    if args.workers < 1:
+        raise ConfigError(f"--workers {args.workers} is not allowed; allowed: an int >= 1")
+
+
+def writable(folder: Any) -> bool:
+    """Whether a file can be created in ``folder`` (tried, then removed)."""
+    import tempfile
+
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False

@@ -1,9 +1,11 @@
 """The human bot: a person at the terminal plays one seat.
 
 It shows only that seat's view (``state_to_string`` for the seat), lists the legal moves
-numbered from 1 with their names, and asks until it gets a valid number. ``q`` (or end of
-input) raises KeyboardInterrupt, which the command line turns into a clean exit. Input and
-output streams are injectable, for tests and other front ends.
+numbered from 1 with their names, and asks until it gets a move: a plain number from the
+list (digits only) or a move's name as listed (case and spacing ignored). ``?`` or
+``help`` shows the legend of the board's codes; ``q`` (or end of input) raises
+KeyboardInterrupt, which the command line turns into a clean exit. Input and output
+streams are injectable, for tests and other front ends.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import IO
 from choco_envs.bots.base import AgentView, Bot
 
 QUIT_WORDS = ("q", "quit", "exit")
+HELP_WORDS = ("?", "h", "help", "legend")
 
 
 class HumanBot(Bot):
@@ -33,13 +36,23 @@ class HumanBot(Bot):
 
     def act_view(self, view: AgentView) -> int:
         legal = view.legal_actions
+        names = [view.action_name(a) for a in legal]
         self._show(view, legal)
         while True:
-            answer = self._ask(f"player_{view.seat}, your move [1-{len(legal)}, q to quit]: ")
-            choice = parse_choice(answer, len(legal))
+            answer = self._ask(
+                f"player_{view.seat}, your move [1-{len(legal)} or its name, ? for the "
+                "legend, q to quit]: "
+            )
+            if answer.lower() in HELP_WORDS:
+                self._say(view.game.legend() or "(this game's board needs no legend)")
+                continue
+            choice = parse_choice(answer, names)
             if choice is not None:
                 return legal[choice]
-            self._say(f"{answer!r} is not a move: type a number from 1 to {len(legal)}")
+            self._say(
+                f"{answer!r} is not a move: type a number from 1 to {len(legal)} or a "
+                "move's name as listed (? shows the legend)"
+            )
 
     def _show(self, view: AgentView, legal: list[int]) -> None:
         self._say("")
@@ -65,10 +78,14 @@ class HumanBot(Bot):
         print(text, file=self.output_stream or sys.stdout)
 
 
-def parse_choice(answer: str, count: int) -> int | None:
-    """The 0-based index of a typed move number in 1..count, or None if it is not one."""
-    try:
-        number = int(answer)
-    except ValueError:
-        return None
-    return number - 1 if 1 <= number <= count else None
+def parse_choice(answer: str, names: list[str]) -> int | None:
+    """The 0-based index of the move typed: a number in 1..len(names) written with digits
+    0-9 only (``1_0`` or ``١`` is not 10 or 1), or a move's name (case and runs of spaces
+    ignored). None if it is neither."""
+    text = answer.strip()
+    if text.isascii() and text.isdigit():
+        number = int(text)
+        return number - 1 if 1 <= number <= len(names) else None
+    wanted = " ".join(text.lower().split())
+    matches = [i for i, name in enumerate(names) if " ".join(name.lower().split()) == wanted]
+    return matches[0] if len(matches) == 1 else None

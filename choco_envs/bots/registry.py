@@ -21,7 +21,6 @@ A bad spec or option raises ConfigError naming the bad value and the allowed one
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 from pathlib import Path
 from typing import Any
@@ -108,19 +107,6 @@ def parse_options(spec: str, kind: str, text: str, schema: dict[str, BotOption])
     return options
 
 
-def parse_literal(text: str) -> Any:
-    """A policy option value: int, float, true/false, none, else the text itself."""
-    lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    if lowered == "none":
-        return None
-    for kind in (int, float):
-        with contextlib.suppress(ValueError):  # not this kind: try the next, else text
-            return kind(text)
-    return text
-
-
 def make(
     spec: str,
     env_id: str | None = None,
@@ -203,9 +189,27 @@ def make_mcts(spec: str, text: str, seed: int | None) -> MCTSBot:
     return MCTSBot(simulations=simulations, seconds=seconds, seed=seed, **options)
 
 
+def _bool(text: str) -> bool:
+    if text.lower() in ("true", "1", "yes"):
+        return True
+    if text.lower() in ("false", "0", "no"):
+        return False
+    raise ValueError("allowed values: true, false")
+
+
+POLICY_OPTIONS = {
+    o.name: o
+    for o in (
+        BotOption(
+            "sample", _bool, "draw moves from the policy (true) or play its most likely (false)"
+        ),
+    )
+}
+
+
 def make_policy(spec: str, path: str, text: str, env_id: str | None, seed: int | None) -> Bot:
     """A checkpoint bot, imported lazily (torch loads only here)."""
-    options = {k: parse_literal(v) for k, v in parse_pairs(spec, text).items()}
+    options = parse_options(spec, "policy", text, POLICY_OPTIONS)
     try:
         module = importlib.import_module("choco_envs.policy.bot")
     except ModuleNotFoundError as err:

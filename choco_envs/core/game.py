@@ -131,6 +131,10 @@ class Game(ABC, Generic[S]):
     def state_to_string(self, s: S, player: int | None) -> str:
         """What ``player`` may see (None: a spectator, public information only)."""
 
+    def legend(self) -> str:
+        """What the codes of ``state_to_string`` mean (shown by ``?`` at the terminal)."""
+        return ""
+
     # ------------------------------------------------------------------ helpers
     def illegal(self, s: S, action: Any, reason: str) -> IllegalActionError:
         """Build the error for a refused action: the action, its meaning, why, and the

@@ -48,3 +48,30 @@ def test_end_of_input_or_quit_stops_cleanly(text):
 
 def test_registry_makes_a_human_on_the_terminal():
     assert isinstance(bots.make("human"), HumanBot)
+
+
+@pytest.mark.parametrize("typed", ["1_0", "١", "3.0", "0x3", "+ 3"])
+def test_only_plain_digits_are_move_numbers(typed: str) -> None:
+    """`1_0` is not move 10 (Python's int() would read it so), nor are other spellings."""
+    env = new_env(ToyRaceGame, seed=1)
+    bot, out = scripted(f"{typed}\n4\n")
+    assert bot.act(env) == 3
+    assert (
+        f"{typed.strip()!r} is not a move" in out.getvalue()
+        or f"{typed!r} is not a move" in out.getvalue()
+    )
+
+
+def test_a_move_may_be_typed_by_its_listed_name() -> None:
+    env = new_env(ToyRaceGame, seed=1)
+    bot, _ = scripted("  GAMBLE   (0..4) \n")
+    assert bot.act(env) == 3
+    bot, _ = scripted("+2\n")
+    assert bot.act(env) == 1
+
+
+def test_question_mark_shows_the_games_legend() -> None:
+    env = new_env(ToyRaceGame, seed=1)
+    bot, out = scripted("?\n1\n")
+    assert bot.act(env) == 0
+    assert env.game.legend() in out.getvalue() or "needs no legend" in out.getvalue()

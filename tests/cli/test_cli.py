@@ -70,3 +70,136 @@ def test_bench_reports_ratios_against_connect_four(tmp_path: Path) -> None:
     row = result["rows"][0]
     assert row["env"].startswith("chocolates_v0") and row["aec_ratio"] > 0 and row["raw_ratio"] > 0
     assert row["copy_us"] > 0 and row["state_bytes"] > 0
+    from choco_envs.registry import make_game
+
+    measured = {r["encoder"] for r in result["encoders"]}
+    assert measured == set(make_game("chocolates_v0").encoders)  # every encoder, not only flat
+    assert all(r["ratio"] > 0 and isinstance(r["ok"], bool) for r in result["encoders"])
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (
+            ["play", "chocolatiers_v1", "--option", "edition"],
+            "--option 'edition' is not of the form KEY=VALUE",
+        ),
+        (
+            ["play", "chocolates_v0", "--option", "x=1", "--option", "x=2"],
+            "--option x is given twice",
+        ),
+        (
+            ["play", "chocolates_v0", "--players", "2", "--option", "num_players=3"],
+            "num_players is given twice",
+        ),
+        (
+            ["eval", "--env", "chocolates_v0", "--bots", "ppo:foo=1"],
+            "unknown option 'foo' for policy; allowed options: sample",
+        ),
+        (
+            [
+                "eval",
+                "--env",
+                "chocolates_v0",
+                "--bots",
+                "random",
+                "--players",
+                "2",
+                "--env-option",
+                "num_players=3",
+            ],
+            "num_players is given twice",
+        ),
+        (
+            ["eval", "--env", "chocolates_v0", "--bots", "random", "--plot", "/nonexistent/x.png"],
+            "does not exist or is not writable",
+        ),
+        (
+            ["eval", "--env", "chocolates_v0", "--bots", "random", "--plot", "out.txt"],
+            "allowed file types: .png, .svg, .pdf",
+        ),
+        (
+            ["eval", "--env", "chocolates_v0", "--bots", "random", "--json", "/proc/x.json"],
+            "is not writable",
+        ),
+        (["bench", "--seconds", "-1"], "--seconds -1.0 is not allowed"),
+    ],
+)
+def test_bad_command_lines_exit_2_with_one_line(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert said in err and "Traceback" not in err
+
+
+def test_options_take_the_spelling_that_choco_list_shows() -> None:
+    """`choco list` shows packages=True (True|False): that spelling is accepted."""
+    from choco_envs.cli_options import parse_options
+
+    assert parse_options(["packages=False", "a=true", "b=None", "n=3", "x=0.5", "e=classic"]) == {
+        "packages": False,
+        "a": True,
+        "b": None,
+        "n": 3,
+        "x": 0.5,
+        "e": "classic",
+    }
+
+
+def test_eval_prints_the_table_before_writing_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    md = tmp_path / "t.md"
+    assert (
+        main(
+            [
+                "eval",
+                "--env",
+                "chocolates_v0",
+                "--bots",
+                "random",
+                "random",
+                "--games",
+                "2",
+                "--quiet",
+                "--markdown",
+                str(md),
+            ]
+        )
+        == 0
+    )
+    assert "random" in capsys.readouterr().out and md.read_text()
+
+
+def test_eval_with_a_human_plays_in_this_process(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--bots human random --workers 2` would leave the human's prompt in a worker that
+    never sees the terminal: the games run here instead, and end of input ends cleanly."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    argv = ["eval", "--env", "chocolates_v0", "--bots", "human", "random", "--games", "2"]
+    assert main([*argv, "--workers", "2", "--quiet"]) == 130
+    assert "the games run in this process" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("keys", "seat", "said"),
+    [
+        ([(5,), (9,), (1,), (7,)], 3, "you finish 2nd place of 4"),
+        ([(5,), (9,), (9,), (7,)], 1, "you finish shared 1st place of 4 (with 1 other)"),
+        ([(5,), (9,), (1,), (7,)], 1, "you win: 1st place of 4"),
+        ([(5,), (9,), (1,), (7,)], 2, "you finish 4th place of 4"),
+        ([(5,), (5,)], 0, "a draw"),
+    ],
+)
+def test_play_says_the_place(keys: list[tuple[int]], seat: int, said: str) -> None:
+    from choco_envs.play import verdict
+
+    class Ranked:
+        num_players = len(keys)
+
+        def ranking_key(self, state: object, p: int) -> tuple[int]:
+            return keys[p]
+
+    assert verdict(Ranked(), None, seat) == said
