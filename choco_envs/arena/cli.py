@@ -133,7 +133,7 @@ def check_output_paths(args: argparse.Namespace) -> None:
         raise ConfigError(f"--workers {args.workers} is not allowed; allowed: an int >= 1")
 
 
-def writable(folder: Any) -> bool:
+def writable(folder: object) -> bool:
     """Whether a file can be created in ``folder`` (tried, then removed)."""
     import tempfile
 
