@@ -20,6 +20,7 @@ example:
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import sys
 
@@ -133,7 +134,7 @@ def check_output_paths(args: argparse.Namespace) -> None:
         raise ConfigError(f"--workers {args.workers} is not allowed; allowed: an int >= 1")
 
 
-def writable(folder: object) -> bool:
+def writable(folder: str | os.PathLike[str]) -> bool:
     """Whether a file can be created in ``folder`` (tried, then removed)."""
     import tempfile
 
