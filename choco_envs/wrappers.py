@@ -28,7 +28,7 @@ import gymnasium
 import numpy as np
 
 from choco_envs.bots.base import Bot
-from choco_envs.core.errors import ConfigError
+from choco_envs.core.errors import ChocoError, ConfigError, IllegalActionError
 
 Opponent = str | Bot | Callable[[Any], int]
 
@@ -119,9 +119,9 @@ class SingleAgentEnv(gymnasium.Env):
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self._done:
-            raise RuntimeError("step() after the episode ended; call reset()")
+            raise ChocoError("step() after the episode ended; call reset()")
+        a = integer_action(action, self.aec.game.num_actions)
         mask = self.aec.legal_mask()
-        a = int(action) if np.ndim(action) == 0 else -1
         if not 0 <= a < len(mask) or not mask[a]:
             self._done = True
             info = self._info()
@@ -175,3 +175,17 @@ class SingleAgentEnv(gymnasium.Env):
         info["learner_seat"] = self.learner_seat
         info["illegal_action"] = 0
         return info
+
+
+def integer_action(action: Any, num_actions: int) -> int:
+    """An action as an int: Python and numpy integers, and 0-d or one-element integer
+    arrays (what SB3 passes); IllegalActionError, changing nothing, for anything else
+    (0.7 is not action 0)."""
+    value = action
+    if isinstance(value, np.ndarray) and value.size == 1:
+        value = value.reshape(()).item() if value.dtype.kind in "iu" else value
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise IllegalActionError(
+            f"action {action!r} is not allowed; actions are ints in 0..{num_actions - 1}"
+        )
+    return int(value)

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from choco_envs.core.errors import ConfigError
+from choco_envs.core.errors import ChocoError, ConfigError
 from choco_envs.wrappers import SingleAgentEnv
 from tests.training.toy_nim import ENV_ID
 
@@ -69,7 +69,7 @@ def test_illegal_action_ends_the_episode_with_the_penalty() -> None:
     env.reset(seed=0)
     _, reward, terminated, _, info = env.step(TAKE_3 + 5)
     assert (reward, terminated, info["illegal_action"]) == (-2.0, True, 1)
-    with pytest.raises(RuntimeError, match="call reset"):
+    with pytest.raises(ChocoError, match="call reset"):
         env.step(TAKE_1)
 
 
@@ -105,3 +105,17 @@ def test_sb3_check_env_passes() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         check_env(env, warn=True)
+
+
+@pytest.mark.parametrize("bad", [0.7, 1.0, "1", None, np.float32(1), np.array([0.5]), True])
+def test_an_action_that_is_not_an_int_is_refused_and_changes_nothing(bad: object) -> None:
+    from choco_envs.core.errors import IllegalActionError
+
+    env = SingleAgentEnv(ENV_ID, opponents="random", stones=10)
+    env.reset(seed=1)
+    before = env.aec.save()
+    with pytest.raises(IllegalActionError, match="actions are ints"):
+        env.step(bad)
+    assert env.aec.save() == before
+    obs, reward, done, _, _ = env.step(np.array(TAKE_1))  # a 0-d int array is an action
+    assert not (done and reward == env.illegal_penalty)
