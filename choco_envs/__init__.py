@@ -3,7 +3,9 @@
     from choco_envs import chocolates_v0
     env = chocolates_v0.env(num_players=3, render_mode="ansi")
 
-or ``choco_envs.make("chocolates_v0", num_players=3)``; ``choco_envs.list_envs()``.
+or ``choco_envs.make("chocolates_v0", num_players=3)``; ``choco_envs.list_envs()``; or,
+through PettingZoo's registry once ``choco_envs`` is imported,
+``pettingzoo.make("aec", "choco/chocolates-v0", num_players=3)``.
 """
 
 from __future__ import annotations
@@ -22,6 +24,29 @@ from choco_envs.registry import REGISTRY, list_envs, make, make_game, make_raw
 
 __version__ = "0.1.0"
 
+
+def pettingzoo_id(env_id: str) -> str:
+    """The id of ``env_id`` in PettingZoo's registry: ``chocolates_v0`` ->
+    ``choco/chocolates-v0``."""
+    name, _, version = env_id.rpartition("_v")
+    return f"choco/{name}-v{version}"
+
+
+def _register_with_pettingzoo() -> None:
+    """Every env in PettingZoo's AEC registry (PettingZoo >= 1.27), made lazily."""
+    import pettingzoo
+
+    register = getattr(pettingzoo, "register", None)
+    if register is None:  # an older PettingZoo has no registry
+        return
+    registered = getattr(pettingzoo, "aec_registry", {})
+    for env_id in REGISTRY:
+        if pettingzoo_id(env_id) not in registered:
+            register("aec", pettingzoo_id(env_id), entry_point=f"choco_envs.envs.{env_id}:env")
+
+
+_register_with_pettingzoo()
+
 __all__ = [
     "CheckpointError",
     "ChocoError",
@@ -32,6 +57,7 @@ __all__ = [
     "make",
     "make_game",
     "make_raw",
+    "pettingzoo_id",
 ]
 
 
