@@ -15,7 +15,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "run an arena: bots play each other, seats rotated, duplicate deals",
     ),
     "train": (
-        "choco_envs.policy.train_cli",
+        "choco_envs.train.cli",
         "train a policy with PPO self-play from a config file",
     ),
     "bench": ("choco_envs.bench", "measure speed and memory of every env against the budgets"),

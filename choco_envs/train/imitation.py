@@ -1,6 +1,7 @@
-"""Imitation warm start for PPO: behaviour cloning with DAgger rounds.
+"""Imitation: behaviour cloning with DAgger rounds, the warm start of a PPO run.
 
-A policy learns to play like a *teacher* bot (``"greedy"`` by default) before PPO takes
+A policy learns to play like a *teacher*, any bot spec of ``choco_envs.bots.make``
+(``greedy``, a game's stronger kinds, ``mcts:...``, ``policy:PATH``), before PPO takes
 over. Round 0 lets the teacher play every recorded decision; each later round lets the
 student play its own seat (argmax) while the teacher labels every decision the student
 meets (DAgger: Ross, Gordon and Bagnell, 2011), so the student learns to recover from its
@@ -8,17 +9,21 @@ own mistakes. Every round's data is kept and the network is refitted on all of i
 
 The teacher is a bot like any other: it sees an ``AgentView`` of its seat (the seat's
 observation, mask and a view that can only be determinized), so imitation learns nothing
-a seat may not know. The value head is fitted at the same time on the final return of
-the recorded seat (``vec.shaped_returns``: rank return plus ``margin_coef`` times the
-score margin, as in ``GameVec``), so that PPO starts with a critic that already knows who is winning.
+a seat may not know. The student reads what the PPO network reads (``PolicyInputs``:
+its encoder's observation, then its feature function's inputs). The value head is fitted
+at the same time on the final return of the recorded seat (``games.shaped_returns``: rank
+return plus ``margin_coef`` times the score margin, as in self-play), so that PPO starts
+with a critic that already knows who is winning.
 
-Used by ``training/ppo_selfplay.py`` (``imitate: greedy`` in a config).
+Used by ``choco_envs.train.ppo`` (``imitate: greedy`` in a config; ``total_timesteps: 0``
+for imitation alone) through :func:`warm_start`.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,13 +32,15 @@ import torch
 from torch import nn
 
 from choco_envs.bots.base import AgentView
+from choco_envs.core.errors import ConfigError
+from choco_envs.policy.features import PolicyInputs
 from choco_envs.policy.net import ActorCritic
-from choco_envs.policy.vec import shaped_returns
+from choco_envs.train.games import shaped_returns
 
 
 @dataclass
 class Demos:
-    """Recorded decisions: observation, mask, the teacher's action, the seat's return."""
+    """Recorded decisions: policy input, mask, the teacher's action, the seat's return."""
 
     obs: np.ndarray
     mask: np.ndarray
@@ -64,6 +71,7 @@ def collect(
     opponents: dict[str, float] | None = None,
     margin_coef: float = 0.0,
     progress: Callable[[int], None] | None = None,
+    feature: str = "",
 ) -> Demos:
     """Play ``games`` games and record the teacher's label at every decision of the
     recorded seats.
@@ -77,7 +85,7 @@ def collect(
     from choco_envs.registry import make_game
 
     game = make_game(env_id, **options)
-    enc = game.encoder(encoder)
+    inputs = PolicyInputs(game, encoder, feature)
     opponents = opponents or {teacher: 1.0}
     specs = [k for k, w in opponents.items() if w > 0]
     weights = [opponents[k] for k in specs]
@@ -99,24 +107,21 @@ def collect(
         while not game.is_over(s):
             p = game.current_player(s)
             m = game.legal_mask(s)
+            # bots see the env's default observation; the record is the policy input
+            view = AgentView(game, s, p, game.observe(s, p), m)
             if roles[p] and roles[p] != teacher:
-                # an opponent gets the env's default observation (a policy bot encodes its
-                # own); the student's encoder may be slow (Le Chocolat's "search")
-                o = game.observe(s, p)
-                a = opp_bots[roles[p]].act_view(AgentView(game, s, p, o, m))
+                a = opp_bots[roles[p]].act_view(view)
             else:
-                o = enc.encode(s, p)
-                label = teacher_bot.act_view(AgentView(game, s, p, o, m))
-                obs.append(o)
+                x = inputs.encode(s, p)
+                label = teacher_bot.act_view(view)
+                obs.append(x)
                 masks.append(m)
                 acts.append(label)
                 seats.append(p)
                 a = label
                 if student is not None and p == me:
                     with torch.no_grad():
-                        logits, _ = student(
-                            torch.from_numpy(o[None].astype(np.float32)), torch.from_numpy(m[None])
-                        )
+                        logits, _ = student(torch.from_numpy(x[None]), torch.from_numpy(m[None]))
                     a = int(logits.argmax(-1).item())
             game.apply(s, a, rng)
         final = shaped_returns(game, s, margin_coef)
@@ -125,7 +130,7 @@ def collect(
         if progress is not None:
             progress(g + 1)
     return Demos(
-        np.asarray(obs, dtype=np.float32).reshape(len(acts), *enc.shape),
+        np.asarray(obs, dtype=np.float32).reshape(len(acts), inputs.size),
         np.asarray(masks, dtype=bool).reshape(len(acts), game.num_actions),
         np.asarray(acts, dtype=np.int64),
         np.asarray(rets, dtype=np.float32),
@@ -189,3 +194,75 @@ def fit(
                 (logits.argmax(-1) == act[val]).float().mean()
             )
     return stats
+
+
+def warm_start(
+    model: ActorCritic,
+    args: Any,
+    log: Callable[[int, dict[str, float]], None],
+    bar: Callable[[int, str, str], Any],
+    evaluate_now: Callable[[int, int], dict[str, Any]],
+) -> dict[str, Any]:
+    """Fit ``model`` to the teacher ``args.imitate``: round 0 behaviour cloning, then
+    DAgger rounds, ``args.imitate_*`` sized (the fields of ``choco_envs.train.ppo.Args``).
+    After every round: ``log(round, stats)``, and ``evaluate_now(games, seed)`` (the
+    arena figures per opponent). ``bar(total, desc, unit)`` makes a progress bar (or
+    None). Returns the summary stored in the checkpoint (``training.imitation``)."""
+    if args.imitate_rounds < 1:
+        raise ConfigError(f"imitate_rounds={args.imitate_rounds} is not allowed; allowed: >= 1")
+    parts: list[Demos] = []
+    stats: dict[str, float] = {}
+    arena: dict[str, Any] = {}
+    for r in range(args.imitate_rounds):
+        t0 = time.time()
+        games_bar = bar(args.imitate_games, f"imitation round {r}: games", "game")
+        parts.append(
+            collect(
+                args.env_id,
+                args.options,
+                args.encoder,
+                args.imitate,
+                args.imitate_games,
+                args.seed + 50_000 + 1_000 * r,
+                student=model if r else None,
+                opponents=args.imitate_opponents,
+                margin_coef=args.margin_coef,
+                progress=None if games_bar is None else lambda _n, b=games_bar: b.update(1),
+                feature=args.feature,
+            )
+        )
+        if games_bar is not None:
+            games_bar.close()
+        demos = Demos.concat(parts)
+        t1 = time.time()
+        fit_bar = bar(args.imitate_epochs, f"imitation round {r}: fitting", "epoch")
+        stats = fit(
+            model,
+            demos,
+            args.imitate_epochs,
+            args.seed + r,
+            args.imitate_lr,
+            progress=None if fit_bar is None else lambda _n, b=fit_bar: b.update(1),
+        )
+        if fit_bar is not None:
+            fit_bar.close()
+        arena = evaluate_now(args.eval_games, args.seed + 20_000 + r)
+        for opp, res in arena.items():
+            stats[f"imitation/win_rate_vs_{opp}"] = res["win_rate"]
+        stats["imitation/decisions"] = float(len(demos))
+        log(r, stats)
+        rates = ", ".join(f"vs {opp} {res['win_rate']:.3f}" for opp, res in arena.items())
+        print(
+            f"imitation round {r}: {len(demos)} decisions ({t1 - t0:.0f} s playing, "
+            f"{time.time() - t1:.0f} s fitting), held-out accuracy "
+            f"{stats.get('imitation/holdout_accuracy', float('nan')):.3f}, win rate {rates}",
+            flush=True,
+        )
+    model.train()
+    return {
+        "teacher": args.imitate,
+        "rounds": args.imitate_rounds,
+        "decisions": sum(len(p) for p in parts),
+        "holdout_accuracy": stats.get("imitation/holdout_accuracy"),
+        "arena": arena,
+    }
