@@ -319,7 +319,8 @@ def _check_action_planes(config: Any, meta: dict[str, Any], game: Any, where: st
 # ---------------------------------------------------------------- shipped checkpoints
 def checkpoint_dir() -> Path | None:
     """The folder of shipped checkpoints: ``$CHOCO_CHECKPOINTS``, else the source
-    checkout's ``checkpoints/`` (an editable install), else None (a wheel has none)."""
+    checkout's ``checkpoints/`` (an editable install; it may not exist yet), else None
+    (a wheel has none)."""
     explicit = os.environ.get(ENV_VAR)
     if explicit:
         folder = Path(explicit)
@@ -327,7 +328,7 @@ def checkpoint_dir() -> Path | None:
             raise CheckpointError(f"{ENV_VAR}={explicit!r} is not a folder")
         return folder
     root = Path(__file__).resolve().parents[2]
-    if (root / "pyproject.toml").is_file() and (root / "checkpoints").is_dir():
+    if (root / "pyproject.toml").is_file() and (root / "choco_envs").is_dir():
         return root / "checkpoints"
     return None
 

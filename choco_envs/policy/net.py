@@ -227,8 +227,11 @@ class ActorCritic(nn.Module):
         self.critic = _layer(nn.Linear(width, 1), std=1.0)
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Masked logits (B, A) and values (B,) of policy inputs ``x`` (B, input_size)."""
+        """Masked logits (B, A) and values (B,) of policy inputs ``x`` (B, input_size);
+        without extra inputs, observations (B, *obs_shape) are taken as they come."""
         config = self.config
+        if x.dim() > 2:
+            x = x.flatten(1)
         if not config.conv_channels:
             h = self.mlp(x)
             logits = self.actor(h)

@@ -1,7 +1,7 @@
-"""Speed of masked PPO self-play (training/ppo_selfplay.py) against sb3-contrib's
+"""Speed of masked PPO self-play (choco_envs.train.ppo) against sb3-contrib's
 MaskablePPO through SingleAgentEnv, on the same env and machine, in one run.
 
-    python training/bench_ppo.py --env-id chocolates_v0 --steps 100000
+    python experiments/bench_ppo.py --env-id chocolates_v0 --steps 100000
 
 Both collect and learn (the same MLP sizes, 2048 learner steps per rollout, 4 epochs of
 4 minibatches, one torch thread). Timed: self-play's whole ``train`` call (env and network setup included),
@@ -22,11 +22,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
+TRAINING = Path(__file__).resolve().parents[1] / "training"
 
 
 def _load(name: str) -> Any:
-    spec = importlib.util.spec_from_file_location(f"choco_bench_{name}", HERE / f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"choco_bench_{name}", TRAINING / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
@@ -35,7 +35,8 @@ def _load(name: str) -> Any:
 
 
 def bench_selfplay(env_id: str, steps: int, num_envs: int, tmp: Path) -> dict[str, float]:
-    ppo = _load("ppo_selfplay")
+    from choco_envs.train import ppo
+
     args = ppo.Args(
         env_id=env_id,
         total_timesteps=steps,
@@ -64,7 +65,7 @@ def bench_sb3(env_id: str, steps: int, num_envs: int, defaults: bool) -> dict[st
     if defaults:  # MaskablePPO's own defaults: 2048 steps, minibatches of 64, 10 epochs, 64x64
         args = sb3.Args(
             env_id=env_id,
-            opponents=["random"],
+            opponents=("random",),
             total_timesteps=steps,
             num_envs=num_envs,
             n_steps=2048 // num_envs,
@@ -76,7 +77,7 @@ def bench_sb3(env_id: str, steps: int, num_envs: int, defaults: bool) -> dict[st
     else:
         args = sb3.Args(
             env_id=env_id,
-            opponents=["random"],
+            opponents=("random",),
             total_timesteps=steps,
             num_envs=num_envs,
             n_steps=max(32, 2048 // num_envs),
