@@ -269,6 +269,11 @@ def prepare(args: Args) -> Setup:
 
     args.check()
     game = make_game(args.env_id, **args.options)
+    if args.encoder not in game.encoders:
+        raise ConfigError(
+            f"encoder={args.encoder!r} is not allowed for {args.env_id}; allowed: "
+            + ", ".join(game.encoders)
+        )
     inputs = PolicyInputs(game, args.encoder, args.feature)
     planes = inputs.encoder.action_planes
     if args.board_actions and planes is None:
