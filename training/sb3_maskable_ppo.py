@@ -64,7 +64,9 @@ class Args:
             ("eval_games", self.eval_games >= 0, ">= 0"),
         ):
             if not ok:
-                raise ConfigError(f"{name}={getattr(self, name)!r} is not allowed; allowed: {allowed}")
+                raise ConfigError(
+                    f"{name}={getattr(self, name)!r} is not allowed; allowed: {allowed}"
+                )
 
 
 def make_model(args: Args) -> Any:

@@ -199,8 +199,7 @@ def check_compatible(
         raise CheckpointError(f"{where} was trained for {meta['env_id']!r}, not {env_id!r}")
     if meta["env_id"] not in REGISTRY:
         raise CheckpointError(
-            f"{where} is for unknown env {meta['env_id']!r:.60}; known envs: "
-            + ", ".join(REGISTRY)
+            f"{where} is for unknown env {meta['env_id']!r:.60}; known envs: " + ", ".join(REGISTRY)
         )
     version = game_class(meta["env_id"]).spec.version
     if meta["version"] != version:

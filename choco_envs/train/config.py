@@ -58,7 +58,7 @@ def _types(cls: type) -> dict[str, Any]:
 def _default(f: dataclasses.Field) -> Any:
     if f.default is not dataclasses.MISSING:
         return f.default
-    return f.default_factory()  # type: ignore[misc]
+    return f.default_factory()  # type: ignore[misc,operator]
 
 
 def add_flags(parser: argparse.ArgumentParser | argparse._ArgumentGroup, cls: type) -> None:
@@ -143,6 +143,8 @@ def _scalar(text: str) -> Any:
     """A flag's text as a YAML scalar (``3`` an int, ``true`` a bool, ``none`` None)."""
     import yaml
 
+    if not text.strip():
+        return text
     if text.strip().lower() == "none":
         return None
     try:

@@ -63,7 +63,9 @@ def evaluate(
         g = next(order, 0)
         return [LEARNER if p == seat_of[g] else 0 for p in range(num_players)]
 
-    vec = GameVec(env_id, options, encoder, games, seed, roles, [opponent], deal_seeds, 0.0, feature)
+    vec = GameVec(
+        env_id, options, encoder, games, seed, roles, [opponent], deal_seeds, 0.0, feature
+    )
     dec = vec.reset()
     results: dict[int, float] = {}
     while len(results) < games:

@@ -22,8 +22,8 @@ for imitation alone) through :func:`warm_start`.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -196,6 +196,17 @@ def fit(
     return stats
 
 
+def ticker(bar: Any) -> Callable[[int], None] | None:
+    """A progress callback that moves ``bar`` (None: no bar) to the count it is given."""
+    if bar is None:
+        return None
+
+    def tick(done: int) -> None:
+        bar.update(done - bar.n)
+
+    return tick
+
+
 def warm_start(
     model: ActorCritic,
     args: Any,
@@ -227,7 +238,7 @@ def warm_start(
                 student=model if r else None,
                 opponents=args.imitate_opponents,
                 margin_coef=args.margin_coef,
-                progress=None if games_bar is None else lambda _n, b=games_bar: b.update(1),
+                progress=ticker(games_bar),
                 feature=args.feature,
             )
         )
@@ -242,7 +253,7 @@ def warm_start(
             args.imitate_epochs,
             args.seed + r,
             args.imitate_lr,
-            progress=None if fit_bar is None else lambda _n, b=fit_bar: b.update(1),
+            progress=ticker(fit_bar),
         )
         if fit_bar is not None:
             fit_bar.close()

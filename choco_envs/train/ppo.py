@@ -199,32 +199,50 @@ class Args:
             ("hidden", len(self.hidden) <= 8, "at most 8 layers"),
             ("conv_channels", all(1 <= c <= 1024 for c in self.conv_channels), "1..1024"),
             ("conv_channels", len(self.conv_channels) <= 8, "at most 8 layers"),
-            ("board_actions", not self.board_actions or bool(self.conv_channels),
-             "true only with conv_channels"),  # fmt: skip
+            (
+                "board_actions",
+                not self.board_actions or bool(self.conv_channels),
+                "true only with conv_channels",
+            ),  # fmt: skip
             ("league_self_play", 0 <= self.league_self_play <= 1, "in [0, 1]"),
             ("league_past", 0 <= self.league_past <= 1, "in [0, 1]"),
-            ("league_past", self.league_self_play + self.league_past <= 1 + 1e-9,
-             "at most 1 - league_self_play"),  # fmt: skip
+            (
+                "league_past",
+                self.league_self_play + self.league_past <= 1 + 1e-9,
+                "at most 1 - league_self_play",
+            ),  # fmt: skip
             ("pool_size", 1 <= self.pool_size <= 1000, "1..1000"),
             ("pool_every", self.pool_every >= 0, ">= 0"),
             ("eval_every", self.eval_every >= 0, ">= 0"),
             ("eval_games", 1 <= self.eval_games <= 100_000, "1..100000"),
             ("final_eval_games", 0 <= self.final_eval_games <= 100_000, "0..100000"),
-            ("keep_best", not self.keep_best or self.eval_every > 0,
-             "true only with eval_every > 0 (it chooses among periodic evaluations)"),  # fmt: skip
-            ("keep_best_weights", set(self.keep_best_weights) <= {"random", "greedy"}
-             and all(w >= 0 for w in self.keep_best_weights.values())
-             and sum(self.keep_best_weights.values()) > 0,
-             "weights >= 0, not all 0, for random and greedy"),  # fmt: skip
+            (
+                "keep_best",
+                not self.keep_best or self.eval_every > 0,
+                "true only with eval_every > 0 (it chooses among periodic evaluations)",
+            ),  # fmt: skip
+            (
+                "keep_best_weights",
+                set(self.keep_best_weights) <= {"random", "greedy"}
+                and all(w >= 0 for w in self.keep_best_weights.values())
+                and sum(self.keep_best_weights.values()) > 0,
+                "weights >= 0, not all 0, for random and greedy",
+            ),  # fmt: skip
             ("imitate_rounds", 1 <= self.imitate_rounds <= 1000, "1..1000"),
             ("imitate_games", 1 <= self.imitate_games <= 10_000_000, "1..10000000"),
             ("imitate_epochs", 1 <= self.imitate_epochs <= 10_000, "1..10000"),
             ("imitate_lr", 0 < self.imitate_lr <= 1, "in (0, 1]"),
             ("torch_threads", 1 <= self.torch_threads <= 256, "1..256"),
-            ("run_name", "/" not in self.run_name and self.run_name not in (".", ".."),
-             "a folder name (no '/')"),  # fmt: skip
-            ("save_path", not self.save_path or self.save_path.endswith(".safetensors"),
-             "'' or a path ending in '.safetensors'"),  # fmt: skip
+            (
+                "run_name",
+                "/" not in self.run_name and self.run_name not in (".", ".."),
+                "a folder name (no '/')",
+            ),  # fmt: skip
+            (
+                "save_path",
+                not self.save_path or self.save_path.endswith(".safetensors"),
+                "'' or a path ending in '.safetensors'",
+            ),  # fmt: skip
         ]
         for weights_name in ("league_bots", "imitate_opponents"):
             weights = getattr(self, weights_name)
@@ -454,6 +472,7 @@ def progress_bar(args: Args, total: int, desc: str, unit: str) -> Any:
 def run_eval(model: Any, args: Args, games: int, seed: int) -> dict[str, dict[str, Any]]:
     """The evaluation against random and greedy (``choco_envs.train.evaluate``)."""
     from choco_envs.train.evaluate import evaluate
+    from choco_envs.train.imitation import ticker
 
     out = {}
     for opponent in ("random", "greedy"):
@@ -467,7 +486,7 @@ def run_eval(model: Any, args: Args, games: int, seed: int) -> dict[str, dict[st
             games,
             seed,
             feature=args.feature,
-            progress=None if bar is None else lambda done, b=bar: b.update(done - b.n),
+            progress=ticker(bar),
         )
         if bar is not None:
             bar.close()
@@ -638,6 +657,7 @@ def train(args: Args, command: str = "") -> Path:
 
     def out_of_budget() -> bool:
         minutes = (time.time() - start) / 60
+        assert vec is not None
         return vec.steps >= budget or bool(args.max_minutes and minutes >= args.max_minutes)
 
     while vec is not None and dec is not None and not out_of_budget():

@@ -133,14 +133,14 @@ def destination(to: str | None) -> Path:
         if not folder.is_dir():
             raise ConfigError(f"--to {to!r} is not a folder")
         return folder
-    folder = checkpoint_dir()
-    if folder is None:
+    found = checkpoint_dir()
+    if found is None:
         raise ConfigError(
             "no checkpoints folder: this is not a source checkout; pass --to DIR or set "
             "CHOCO_CHECKPOINTS=DIR"
         )
-    folder.mkdir(exist_ok=True)
-    return folder
+    found.mkdir(exist_ok=True)
+    return found
 
 
 # ---------------------------------------------------------------- the rule
@@ -156,11 +156,13 @@ def interval(result: dict[str, Any]) -> tuple[float, float]:
 
 def stored_evaluation(meta: dict[str, Any], path: Path) -> dict[str, dict[str, Any]]:
     """The file's evaluation against random and greedy, each >= MIN_GAMES games."""
-    arena = meta.get("arena") if isinstance(meta.get("arena"), dict) else {}
-    out = {}
+    arena: dict[str, Any] = meta["arena"] if isinstance(meta.get("arena"), dict) else {}
+    out: dict[str, dict[str, Any]] = {}
     for opponent in ("random", "greedy"):
         result = arena.get(opponent)
-        games = result.get("games", 0) if isinstance(result, dict) else 0
+        if not isinstance(result, dict):
+            result = {}
+        games = result.get("games", 0)
         if not isinstance(games, (int, float)) or games < MIN_GAMES or "win_rate" not in result:
             raise ConfigError(
                 f"{str(path)!r} stores no evaluation of >= {MIN_GAMES} games against "

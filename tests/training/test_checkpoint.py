@@ -205,7 +205,9 @@ def test_missing_extra_and_misshapen_tensors_are_refused(
     missing = write(tmp_path / "missing.safetensors", without, data[:end], meta)
     refused_quickly(lambda: load_policy(missing), f"missing \\['{last}'\\]")
     extra_entry = {"dtype": "F32", "shape": [1], "data_offsets": [len(data), len(data) + 4]}
-    extra = write(tmp_path / "extra.safetensors", {**header, "x": extra_entry}, data + bytes(4), meta)
+    extra = write(
+        tmp_path / "extra.safetensors", {**header, "x": extra_entry}, data + bytes(4), meta
+    )
     refused_quickly(lambda: load_policy(extra), r"unexpected \['x'\]")
     entry = header["actor.bias"]
     reshaped = {**header, "actor.bias": {**entry, "shape": [1, 3]}}
@@ -296,9 +298,13 @@ def test_board_action_head_round_trips_and_a_moved_one_is_refused(tmp_path: Path
     assert meta["network"]["action_channels"] == 3 and model.action_conv is not None
     network = meta["network"]
     shifted = network["action_index"][1:] + network["action_index"][:1]
-    moved = rewritten(path, tmp_path / "moved.safetensors", network={**network, "action_index": shifted})
+    moved = rewritten(
+        path, tmp_path / "moved.safetensors", network={**network, "action_index": shifted}
+    )
     with pytest.raises(CheckpointError, match="no longer lays out the same way"):
         load_policy(moved, "le_chocolat_v0")
-    broken = rewritten(path, tmp_path / "broken.safetensors", network={**network, "action_channels": 2})
+    broken = rewritten(
+        path, tmp_path / "broken.safetensors", network={**network, "action_channels": 2}
+    )
     with pytest.raises(CheckpointError, match="board of 2 channels|off the"):
         load_policy(broken, "le_chocolat_v0")

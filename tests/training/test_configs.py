@@ -63,20 +63,33 @@ def test_flags_override_the_config_and_dicts_merge(tmp_path: Path) -> None:
     flags = ["--seed", "7", "--options", "edition=classic", "--anneal-lr", "false",
              "--conv-channels", "--hidden", "32,32", "16"]  # fmt: skip
     args = build(Args, load_yaml(config), parser.parse_args(flags))
-    assert (args.seed, args.hidden, args.anneal_lr, args.conv_channels) == (7, (32, 32, 16), False, ())
+    assert (args.seed, args.hidden, args.anneal_lr, args.conv_channels) == (
+        7,
+        (32, 32, 16),
+        False,
+        (),
+    )
     assert args.options == {"num_players": 3, "edition": "classic"}
     assert args.learning_rate == 1e-3  # YAML reads 1e-3 as text; the field is a float
 
 
 BAD_CONFIGS = [
-    ("unknown key", "env_id: toy_nim_v0\nlearning_rat: 0.1\n", "unknown key(s) learning_rat; allowed keys: env_id"),
+    (
+        "unknown key",
+        "env_id: toy_nim_v0\nlearning_rat: 0.1\n",
+        "unknown key(s) learning_rat; allowed keys: env_id",
+    ),
     ("lr", "lr: -1\n", "unknown key(s) lr"),
     ("broken YAML", "env_id: [toy_nim_v0\n", "is not valid YAML at line"),
     ("not a mapping", "- 1\n- 2\n", "must hold a mapping"),
     ("num_envs 0", "num_envs: 0\n", "num_envs=0 is not allowed; allowed: 1..4096"),
     ("num_envs text", "num_envs: many\n", "num_envs: 'many' is not allowed; allowed: an integer"),
     ("num_envs float", "num_envs: 2.5\n", "num_envs: 2.5 is not allowed; allowed: an integer"),
-    ("learning_rate -1", "learning_rate: -1\n", "learning_rate=-1.0 is not allowed; allowed: in (0, 1]"),
+    (
+        "learning_rate -1",
+        "learning_rate: -1\n",
+        "learning_rate=-1.0 is not allowed; allowed: in (0, 1]",
+    ),
     ("torch_threads 0", "torch_threads: 0\n", "torch_threads=0 is not allowed"),
     ("league_self_play 2.5", "league_self_play: 2.5\n", "league_self_play=2.5 is not allowed"),
     ("total_timesteps -100", "total_timesteps: -100\n", "total_timesteps=-100 is not allowed"),
@@ -104,7 +117,9 @@ def test_bad_configs_are_one_line_errors_with_status_2(
 ) -> None:  # fmt: skip
     monkeypatch.chdir(tmp_path)
     config = tmp_path / "bad.yaml"
-    base = "" if text.startswith(("- ", "env_id")) or case == "bad options" else "env_id: toy_nim_v0\n"
+    base = (
+        "" if text.startswith(("- ", "env_id")) or case == "bad options" else "env_id: toy_nim_v0\n"
+    )
     config.write_text(base + text)
     assert main(["train", "--config", str(config)]) == 2
     err = capsys.readouterr().err
@@ -152,3 +167,16 @@ def test_a_run_may_not_write_into_the_shipped_checkpoints(tmp_path: Path) -> Non
     ):
         with pytest.raises(ConfigError, match="inside the shipped checkpoints folder"):
             prepare(Args(env_id="toy_nim_v0", **bad))
+
+
+def test_docs_list_every_args_field_with_its_default() -> None:
+    """docs/training.md's table of Args fields follows the dataclass."""
+    import dataclasses
+
+    from choco_envs.train.config import field_docs
+
+    text = (REPO / "docs" / "training.md").read_text()
+    docs = field_docs(Args)
+    for f in dataclasses.fields(Args):
+        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
+        assert f"| `{f.name}` | `{default!r}` | {docs[f.name]} |" in text, f.name

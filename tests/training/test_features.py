@@ -65,7 +65,9 @@ def random_states(env_id: str, n: int, seed: int, **options: Any) -> list[tuple[
     return out
 
 
-@pytest.mark.parametrize(("env_id", "encoder"), [("chocolates_v0", "flat"), ("le_chocolat_v0", "planes")])
+@pytest.mark.parametrize(
+    ("env_id", "encoder"), [("chocolates_v0", "flat"), ("le_chocolat_v0", "planes")]
+)
 def test_field_totals_sum_each_layout_field(env_id: str, encoder: str) -> None:
     """The shipped feature function: for each field (entries of a flat observation,
     channels of planes), the sum of its values."""
@@ -84,7 +86,9 @@ def test_field_totals_sum_each_layout_field(env_id: str, encoder: str) -> None:
 
 
 def test_unknown_or_inapplicable_feature_functions_are_refused() -> None:
-    with pytest.raises(ConfigError, match=r"unknown feature function 'nope'; allowed: ''.*field_totals"):
+    with pytest.raises(
+        ConfigError, match=r"unknown feature function 'nope'; allowed: ''.*field_totals"
+    ):
         PolicyInputs(make_game(ENV_ID), "flat", "nope")
     with pytest.raises(ConfigError, match="applies to toy_nim_v0's flat observation only"):
         PolicyInputs(make_game("chocolates_v0"), "flat", "stones_mod_4")
@@ -155,7 +159,9 @@ def test_a_checkpoint_is_refused_when_its_feature_function_changed(
     def wider(game: Any, encoder: str) -> Features:
         return Features(5, lambda obs: np.zeros((len(obs), 5), np.float32))
 
-    monkeypatch.setitem(features.FEATURES, "stones_mod_4", FeatureFunction("stones_mod_4", 1, "", wider))
+    monkeypatch.setitem(
+        features.FEATURES, "stones_mod_4", FeatureFunction("stones_mod_4", 1, "", wider)
+    )
     with pytest.raises(CheckpointError, match="expects 4 inputs from feature function"):
         load_policy(path, ENV_ID)
     monkeypatch.delitem(features.FEATURES, "stones_mod_4")

@@ -110,5 +110,3 @@ def test_extra_inputs_reach_the_mlp_after_the_conv_stack() -> None:
     planes = torch.randn(4, 3, 2, 3)
     with torch.no_grad():
         assert torch.equal(plain(planes, mask)[0], plain(planes.flatten(1), mask)[0])
-
-
