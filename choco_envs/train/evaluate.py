@@ -28,6 +28,9 @@ import numpy as np
 from choco_envs.arena.stats import wilson_interval
 from choco_envs.train.games import LEARNER, GameVec
 
+#: at most this many games are played at once (memory); more are played in turn
+MAX_PARALLEL = 512
+
 
 def greedy_actions(model: Any, x: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """The most likely legal action of every row of policy inputs ``x``."""
@@ -55,26 +58,32 @@ def evaluate(
 
     n = make_game(env_id, **options).num_players
     games = max(n, games - games % n)
-    deal_seeds = [seed + g // n for g in range(games)]
     seat_of = [g % n for g in range(games)]
-    order = iter(range(games))
-
-    def roles(num_players: int, rng: random.Random) -> list[int]:
-        g = next(order, 0)
-        return [LEARNER if p == seat_of[g] else 0 for p in range(num_players)]
-
-    vec = GameVec(
-        env_id, options, encoder, games, seed, roles, [opponent], deal_seeds, 0.0, feature
-    )
-    dec = vec.reset()
     results: dict[int, float] = {}
-    while len(results) < games:
-        dec = vec.step(greedy_actions(model, dec.obs, dec.mask))
-        before = len(results)
-        for i, ret, _ in dec.finished:
-            results.setdefault(i, ret[seat_of[i]])
-        if progress is not None and len(results) > before:
-            progress(len(results))
+    chunk = n * max(1, MAX_PARALLEL // n)  # games in play at once
+    for first in range(0, games, chunk):
+        block = list(range(first, min(games, first + chunk)))
+        order = iter(block)
+
+        def roles(
+            num_players: int, rng: random.Random, order: Any = order, again: int = first
+        ) -> list[int]:
+            g = next(order, again)  # a game started after the block's own replays a deal
+            return [LEARNER if p == seat_of[g] else 0 for p in range(num_players)]
+
+        deal_seeds = [seed + g // n for g in block]
+        vec = GameVec(
+            env_id, options, encoder, len(block), seed + first, roles, [opponent], deal_seeds,
+            0.0, feature,
+        )  # fmt: skip
+        dec = vec.reset()
+        while not all(g in results for g in block):
+            dec = vec.step(greedy_actions(model, dec.obs, dec.mask))
+            before = len(results)
+            for i, ret, _ in dec.finished:
+                results.setdefault(block[i], ret[seat_of[block[i]]])
+            if progress is not None and len(results) > before:
+                progress(len(results))
     values = np.array([results[i] for i in range(games)])
     wins = int(np.sum(values >= 1.0 - 1e-9))
     low, high = wilson_interval(wins, games)

@@ -247,6 +247,9 @@ class Args:
         for weights_name in ("league_bots", "imitate_opponents"):
             weights = getattr(self, weights_name)
             rules.append((weights_name, all(w >= 0 for w in weights.values()), "weights >= 0"))
+        rules.append(("imitate_opponents", not self.imitate_opponents
+                      or sum(self.imitate_opponents.values()) > 0,
+                      "weights >= 0, not all 0 ({} plays the teacher in every seat)"))  # fmt: skip
         if self.num_workers:
             rules.append(("num_envs", self.num_envs % self.num_workers == 0,
                           f"a multiple of num_workers={self.num_workers}"))  # fmt: skip

@@ -106,6 +106,11 @@ BAD_CONFIGS = [
     ("bad save_path", "save_path: model.pt\n", "save_path='model.pt' is not allowed"),
     ("keep_best alone", "keep_best: true\neval_every: 0\n", "keep_best=True is not allowed"),
     ("workers", "num_workers: 3\nnum_envs: 8\n", "a multiple of num_workers=3"),
+    (
+        "opponents all 0",
+        "imitate_opponents: {greedy: 0}\n",
+        "imitate_opponents={'greedy': 0.0} is not allowed",
+    ),
     ("conv on flat", "conv_channels: [8]\n", "conv_channels need (C, H, W) observations"),
 ]
 
