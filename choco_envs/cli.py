@@ -19,6 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "train a policy with PPO self-play from a config file",
     ),
     "bench": ("choco_envs.bench", "measure speed and memory of every env against the budgets"),
+    "serve": ("choco_envs.web.serve", "play in the browser: lobby, boards, bots, friends, replays"),
 }
 
 
