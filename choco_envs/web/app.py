@@ -213,7 +213,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         record_id: str, seat: str | None = Query(None, max_length=12)
     ) -> JSONResponse:
         record = await blocking(store().load, record_id)
-        return JSONResponse({"record_id": record_id, **await blocking(frames, record, seat)})
+        players = store().players(record_id)
+        body = await blocking(frames, record, seat, players)
+        return JSONResponse({"record_id": record_id, **body})
 
     return app
 

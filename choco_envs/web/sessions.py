@@ -289,10 +289,11 @@ class GameManager:
     def _play(self, game: LiveGame, seat: int, action: int) -> None:
         env = game.env
         name = env.action_to_string(action)
+        where = target(env.game, env.state_, action)
         env.step(action)
         game.log.append(
             {"step": len(game.log) + 1, "seat": seat, "player": game.seats[seat].player,
-             "action": action, "name": name}
+             "action": action, "name": name, "target": where}
         )
         game.last_move_at = time.monotonic()
         if env.game_over():
@@ -304,7 +305,11 @@ class GameManager:
             return
         stamp = time.strftime("%Y%m%d-%H%M%S")
         try:
-            game.record_id = self.store.save(game.env.save(), f"{game.env_id}-{stamp}-{game.id}")
+            game.record_id = self.store.save(
+                game.env.save(),
+                f"{game.env_id}-{stamp}-{game.id}",
+                players=[seat.player for seat in game.seats],
+            )
         except OSError as err:
             log.error("could not save the record of game %s: %s", game.id, err)
 

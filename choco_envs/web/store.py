@@ -2,7 +2,8 @@
 
 Each record is one file ``<id>.json`` holding exactly the env's JSON record
 (``env.save()``), so ``choco_envs.records.replay`` and ``env.reset(options={"state":
-record})`` read it as they read any saved game. Uploaded records are verified by replay
+record})`` read it as they read any saved game; who sat where (``human`` or a bot spec)
+is kept beside it in ``<id>.players.json``. Uploaded records are verified by replay
 before they are kept. Ids are file stems of letters, digits, ``-``, ``_`` and ``.``.
 """
 
@@ -21,9 +22,10 @@ from choco_envs.records import parse_json, replay
 from choco_envs.registry import game_class, make_raw
 from choco_envs.web.catalog import check_env, check_record_options
 from choco_envs.web.errors import BadRequest, Invalid, NotFound
-from choco_envs.web.views import final_scores, view
+from choco_envs.web.views import final_scores, target, view
 
 RECORD_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,150}$")
+PLAYERS_SUFFIX = ".players"
 #: the largest record accepted by upload
 MAX_UPLOAD_BYTES = 4 * 2**20
 
@@ -44,12 +46,30 @@ class RecordStore:
         self._lock = threading.Lock()
 
     def path(self, record_id: str) -> Path:
-        if not isinstance(record_id, str) or not RECORD_ID.match(record_id):
+        if (
+            not isinstance(record_id, str)
+            or not RECORD_ID.match(record_id)
+            or record_id.endswith(PLAYERS_SUFFIX)
+        ):
             raise NotFound(f"no record {record_id!r}")
         return self.folder / f"{record_id}.json"
 
-    def save(self, record: dict[str, Any], stem: str) -> str:
-        """Write ``record`` as ``<stem>.json`` (a new name if taken); its id."""
+    def players(self, record_id: str) -> list[str] | None:
+        """Who sat where in a game this server played (None if not known)."""
+        try:
+            path = self.folder / f"{self.path(record_id).stem}{PLAYERS_SUFFIX}.json"
+            players = json.loads(path.read_text(encoding="utf-8"))["players"]
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        if isinstance(players, list) and all(isinstance(p, str) for p in players):
+            return players
+        return None
+
+    def save(
+        self, record: dict[str, Any], stem: str, players: list[str] | None = None
+    ) -> str:
+        """Write ``record`` as ``<stem>.json`` (a new name if taken), and ``players``
+        beside it; its id."""
         record_id = stem
         with self._lock:
             n = 1
@@ -59,6 +79,9 @@ class RecordStore:
             tmp = self.folder / f".{record_id}.tmp"
             tmp.write_text(json.dumps(record, indent=1))
             tmp.replace(self.path(record_id))
+            if players is not None:
+                beside = self.folder / f"{record_id}{PLAYERS_SUFFIX}.json"
+                beside.write_text(json.dumps({"players": players}))
         return record_id
 
     def load(self, record_id: str) -> dict[str, Any]:
@@ -96,7 +119,10 @@ class RecordStore:
 
     def listing(self, limit: int = 100) -> list[dict[str, Any]]:
         """The newest records first: id, env, options, moves, saved time, final scores."""
-        files = sorted(self.folder.glob("*.json"), key=_mtime, reverse=True)[:limit]
+        files = [
+            p for p in self.folder.glob("*.json") if not p.stem.endswith(PLAYERS_SUFFIX)
+        ]
+        files = sorted(files, key=_mtime, reverse=True)[:limit]
         out = []
         for path in files:
             key = (path.name, _mtime(path))
@@ -104,7 +130,7 @@ class RecordStore:
             if summary is None:
                 summary = self._summary(path)
                 self._summaries[key] = summary
-            out.append(summary)
+            out.append({**summary, "players": self.players(path.stem)})
         return out
 
     @staticmethod
@@ -152,7 +178,9 @@ def parse_seat(text: str | None, num_players: int) -> int | None:
     return int(text)
 
 
-def frames(record: dict[str, Any], seat_text: str | None) -> dict[str, Any]:
+def frames(
+    record: dict[str, Any], seat_text: str | None, players: list[str] | None = None
+) -> dict[str, Any]:
     """Every position of a record as one seat (or a spectator) saw it, with the move that
     led there: what the replay page's slider steps through. The record is verified by
     replay first."""
@@ -174,14 +202,16 @@ def frames(record: dict[str, Any], seat_text: str | None) -> dict[str, Any]:
     for step, action in enumerate(record["actions"], start=1):
         mover = env.agent_name_mapping[env.agent_selection]
         name = env.action_to_string(action)
+        where = target(env.game, env.state_, action)
         env.step(action)
-        out.append(frame(step, {"seat": mover, "action": action, "name": name}))
+        out.append(frame(step, {"seat": mover, "action": action, "name": name, "target": where}))
     return {
         "env_id": env_id,
         "name": game.spec.name,
         "options": record.get("options", {}),
         "seed": record.get("seed"),
         "num_players": game.num_players,
+        "players": players if players and len(players) == game.num_players else None,
         "seat": seat,
         "steps": len(record["actions"]),
         "frames": out,

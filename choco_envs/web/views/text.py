@@ -2,7 +2,7 @@
 (``state_to_string(state, seat)``, which by the game contract shows only what that seat
 may see, and everything once the game is over) cut into blocks the page lays out as
 panels: a title, then one block per unindented line (``label: text``) with the indented
-lines under it. A block whose label is ``player_N`` is that seat's panel.
+lines under it (their common indentation removed, the rest kept: some are drawings). A block whose label is ``player_N`` is that seat's panel.
 
 It reads no field of the game's state, so it keeps working while a game's rules change.
 """
@@ -10,6 +10,7 @@ It reads no field of the game's state, so it keeps working while a game's rules 
 from __future__ import annotations
 
 import re
+import textwrap
 from typing import Any
 
 PLAYER_LABEL = re.compile(r"^player_(\d+)\b")
@@ -23,7 +24,7 @@ def blocks(text: str) -> tuple[str, list[dict[str, Any]]]:
     out: list[dict[str, Any]] = []
     for line in lines[1:]:
         if line[:1].isspace() and out:
-            out[-1]["lines"].append(line.strip())
+            out[-1]["lines"].append(line)
             continue
         label, sep, rest = line.partition(":")
         if not sep or len(label) > 40:
@@ -33,6 +34,8 @@ def blocks(text: str) -> tuple[str, list[dict[str, Any]]]:
         if match:
             block["seat"] = int(match.group(1))
         out.append(block)
+    for block in out:
+        block["lines"] = textwrap.dedent("\n".join(block["lines"])).splitlines()
     return lines[0], out
 
 
