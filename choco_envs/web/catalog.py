@@ -9,6 +9,7 @@ bot worker for long.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import threading
@@ -136,29 +137,46 @@ def env_entry(env_id: str) -> dict[str, Any]:
         choices = list(opt.allowed) if opt.allowed is not None else FREE_OPTIONS[opt.name](game)
         options.append({"name": opt.name, "default": opt.default, "doc": opt.doc,
                         "choices": choices})
-    players = []
-    enumerable = [o for o in spec.options if o.rule and o.allowed is not None]
-    if spec.players_for is not None:
-        for config in spec.configurations():
-            values = {o.name: config[o.name] for o in enumerable}
-            low, high = spec.players_for({**{o.name: o.default for o in spec.options}, **values})
-            entry = {"options": values, "min": low, "max": high}
-            if entry not in players:
-                players.append(entry)
     return {
         "env_id": env_id,
         "name": spec.name,
         "min_players": spec.min_players,
         "max_players": spec.max_players,
         "default_players": spec.default_players,
-        "players_for": players,
+        "players_for": player_counts(cls),
         "hidden_information": spec.hidden_information,
         "options": options,
     }
 
 
+def player_counts(cls: Any) -> list[dict[str, Any]]:
+    """For each combination of the rule options with a short list of values, the player
+    counts the game accepts (found by building it): ``{options, min, max}``."""
+    spec = cls.spec
+    enumerable = [o for o in spec.options if o.rule and o.allowed is not None]
+    out: list[dict[str, Any]] = []
+    for config in spec.configurations():
+        values = {o.name: config[o.name] for o in enumerable}
+        try:
+            cls(**config)
+        except ChocoError:
+            continue
+        entry = next((e for e in out if e["options"] == values), None)
+        n = config["num_players"]
+        if entry is None:
+            out.append({"options": values, "min": n, "max": n})
+        else:
+            entry["min"], entry["max"] = min(entry["min"], n), max(entry["max"], n)
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def envs() -> list[dict[str, Any]]:
+    return [env_entry(e) for e in list_envs()]
+
+
 def catalog(policies: list[str]) -> dict[str, Any]:
-    return {"envs": [env_entry(e) for e in list_envs()], "policies": list(policies)}
+    return {"envs": envs(), "policies": list(policies)}
 
 
 class BotCatalog:
