@@ -114,5 +114,7 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         log_level="warning",
         access_log=args.access_log,
+        # a page's long poll would hold a stop for up to 20 s
+        timeout_graceful_shutdown=2,
     )
     return 0

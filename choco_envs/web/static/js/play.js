@@ -28,6 +28,8 @@ function render(snap) {
   if (current && snap.version < current.version) return;
   takeLog(snap);
   current = snap;
+  document.body.dataset.version = String(snap.version);
+  document.body.dataset.over = String(snap.over);
   const view = snap.view;
   const board = boardFor(view);
   const mine = snap.seat !== null && snap.to_act === snap.seat;

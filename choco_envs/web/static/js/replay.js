@@ -28,6 +28,7 @@ function show(n) {
   const board = boardFor(frame.view);
   board.render($("board"), frame.view, { legal: [], seats: seats(), lastMove: frame.move, you: "this view" });
   $("slider").value = String(step);
+  document.body.dataset.step = String(step);
   $("step-label").textContent = `move ${step} of ${data.steps}`;
   $("status").textContent = frame.view.over ? `Game over: ${verdict(data.final && data.final.places, null)}` :
     `${name(frame.to_act)} to move`;
