@@ -10,6 +10,7 @@ pages (which load from a CDN) are switched off.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -57,7 +58,8 @@ class BotQuery(BaseModel):
 
 
 class SecurityHeaders:
-    """No referrer (seat links carry tokens), no sniffing, no caching of the API."""
+    """No referrer (seat links carry tokens), no sniffing, no caching of the API; and the
+    time the app took (``server-timing: app;dur=MS``), which the load test reads."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -67,13 +69,16 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
         api = scope["path"].startswith("/api/")
+        started = time.perf_counter()
 
         async def send_with_headers(message: Any) -> None:
             if message["type"] == "http.response.start":
+                took = (time.perf_counter() - started) * 1000
                 headers = list(message.get("headers", []))
                 headers += [
                     (b"referrer-policy", b"no-referrer"),
                     (b"x-content-type-options", b"nosniff"),
+                    (b"server-timing", f"app;dur={took:.2f}".encode()),
                 ]
                 if api:
                     headers.append((b"cache-control", b"no-store"))
@@ -163,12 +168,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse(game.snapshot(seat, log_from))
 
     @app.post("/api/games/{game_id}/actions")
-    async def make_move(game_id: str, body: Move) -> JSONResponse:
+    async def make_move(
+        game_id: str, body: Move, log_from: int = Query(0, ge=0)
+    ) -> JSONResponse:
         game = manager.get(game_id)
         seat = game.seat_of(body.token)
         game.touch()
         manager.move(game, seat, body.action)
-        return JSONResponse(game.snapshot(seat))
+        return JSONResponse(game.snapshot(seat, log_from))
 
     @app.get("/api/games/{game_id}/record")
     async def game_record(game_id: str) -> JSONResponse:

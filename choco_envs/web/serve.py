@@ -116,5 +116,7 @@ def run(args: argparse.Namespace) -> int:
         access_log=args.access_log,
         # a page's long poll would hold a stop for up to 20 s
         timeout_graceful_shutdown=2,
+        # longer than a page's long poll and a person's thinking between requests
+        timeout_keep_alive=30,
     )
     return 0

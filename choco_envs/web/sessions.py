@@ -2,10 +2,10 @@
 
 Every game lives in the server's event loop. A person's move is checked and applied at
 once (the answer does not wait for any bot); the bots then move in a background task,
-each choosing in a worker thread while the loop goes on answering, and at least
-``bot_delay`` seconds apart so that a person sees every move. Only the loop thread
-changes an env: while a bot thinks its seat is the one to act, so every other request
-only reads.
+at least ``bot_delay`` seconds apart so that a person sees every move. A bot that thinks
+(search, a checkpoint) chooses in a worker thread while the loop goes on answering; one
+whose last move took under 2 ms chooses on the loop. Only the loop thread changes an
+env: while a bot thinks its seat is the one to act, so every other request only reads.
 
 A human seat is reached by its token alone (``secrets.token_urlsafe``: unguessable); a
 token acts only for its seat, and a request without a token sees what a spectator sees.
@@ -37,6 +37,9 @@ log = logging.getLogger("choco_envs.web")
 HUMAN = "human"
 #: the longest a state request waits for a change (``wait``), seconds
 MAX_WAIT = 30.0
+#: a bot move chosen faster than this (seconds) is cheaper on the event loop than in a
+#: worker thread (random and most heuristics); slower ones (search, checkpoints) stay off it
+QUICK_MOVE = 0.002
 
 
 @dataclass
@@ -46,6 +49,9 @@ class Seat:
     player: str
     token: str | None = None
     bot: Any = None
+    #: the bot's last move took under QUICK_MOVE: its next one is chosen on the event
+    #: loop (a thread hand-off would cost more); else in a worker thread
+    quick: bool = False
 
     @property
     def human(self) -> bool:
@@ -329,8 +335,14 @@ class GameManager:
                 seat = game.to_act()
                 if seat is None or game.seats[seat].human:
                     return
-                bot = game.seats[seat].bot
-                action = int(await loop.run_in_executor(self.pool, bot.act, game.env))
+                info = game.seats[seat]
+                if info.quick:
+                    started = time.perf_counter()
+                    action = int(info.bot.act(game.env))
+                else:
+                    started = time.perf_counter()
+                    action = int(await loop.run_in_executor(self.pool, info.bot.act, game.env))
+                info.quick = time.perf_counter() - started < QUICK_MOVE
                 wait = game.last_move_at + self.settings.bot_delay - time.monotonic()
                 if wait > 0:
                     await asyncio.sleep(wait)

@@ -64,7 +64,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     records = tmp_path_factory.mktemp("records")
     app = create_app(Settings(records=str(records), bot_delay=0.05))
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
-                            access_log=False, timeout_graceful_shutdown=2)
+                            access_log=False, timeout_graceful_shutdown=2,
+                            timeout_keep_alive=30)
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()

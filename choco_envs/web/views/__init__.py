@@ -39,8 +39,17 @@ def game_folder(game: Any) -> str:
     return ""
 
 
+_MODULES: dict[type, ModuleType] = {}
+
+
 def view_module(game: Any) -> ModuleType:
-    return importlib.import_module(VIEW_MODULES.get(game_folder(game), FALLBACK))
+    """The view module of ``game``'s class (looked up once per class)."""
+    cls = type(game)
+    module = _MODULES.get(cls)
+    if module is None:
+        module = importlib.import_module(VIEW_MODULES.get(game_folder(game), FALLBACK))
+        _MODULES[cls] = module
+    return module
 
 
 def view(game: Any, state: Any, seat: int | None) -> dict[str, Any]:

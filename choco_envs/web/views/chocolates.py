@@ -64,6 +64,7 @@ def card_area(text: str) -> dict[str, Any]:
 
 
 def card_info(card: int) -> dict[str, Any]:
+    """A printed card: its text, both sides' points and its diagram."""
     c = PREDICTION_CARDS[card]
     return {
         "id": card,
