@@ -21,8 +21,10 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
+from choco_envs.core.errors import ChocoError
+from choco_envs.registry import make_game
 from choco_envs.web.catalog import BotCatalog, catalog, check_env, check_options
-from choco_envs.web.errors import Conflict, NotFound, WebError
+from choco_envs.web.errors import Conflict, Invalid, NotFound, WebError
 from choco_envs.web.sessions import MAX_WAIT, GameManager, Settings
 from choco_envs.web.store import MAX_UPLOAD_BYTES, frames
 
@@ -140,6 +142,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def get_bots(query: BotQuery) -> JSONResponse:
         env_id = check_env(query.env_id)
         options = check_options(env_id, query.options)
+        try:
+            make_game(env_id, **options)
+        except ChocoError as err:
+            raise Invalid(str(err)) from None
         return JSONResponse({"env_id": env_id, "bots": await blocking(bots.bots, env_id, options)})
 
     # ------------------------------------------------------------------ games
@@ -168,9 +174,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse(game.snapshot(seat, log_from))
 
     @app.post("/api/games/{game_id}/actions")
-    async def make_move(
-        game_id: str, body: Move, log_from: int = Query(0, ge=0)
-    ) -> JSONResponse:
+    async def make_move(game_id: str, body: Move, log_from: int = Query(0, ge=0)) -> JSONResponse:
         game = manager.get(game_id)
         seat = game.seat_of(body.token)
         game.touch()

@@ -65,8 +65,7 @@ def check_options(env_id: str, options: Any) -> dict[str, Any]:
                 else "no such option"
             )
             raise Invalid(
-                f"option {key!r} of {env_id}: {why}; options a client may set: "
-                f"{', '.join(allowed)}"
+                f"option {key!r} of {env_id}: {why}; options a client may set: {', '.join(allowed)}"
             )
         if value is not None and not isinstance(value, (bool, int, float, str)):
             raise Invalid(f"option {key}={value!r}: a value is a string, number, bool or null")
@@ -135,8 +134,9 @@ def env_entry(env_id: str) -> dict[str, Any]:
         if not settable(opt):
             continue
         choices = list(opt.allowed) if opt.allowed is not None else FREE_OPTIONS[opt.name](game)
-        options.append({"name": opt.name, "default": opt.default, "doc": opt.doc,
-                        "choices": choices})
+        options.append(
+            {"name": opt.name, "default": opt.default, "doc": opt.doc, "choices": choices}
+        )
     return {
         "env_id": env_id,
         "name": spec.name,

@@ -131,9 +131,22 @@ def free_port() -> int:
 
 def start_server(port: int, records: str, bot_delay: float) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [sys.executable, "-m", "choco_envs.cli", "serve", "--host", "127.0.0.1", "--port",
-         str(port), "--records", records, "--bot-delay", str(bot_delay), "--max-games",
-         "1000"],
+        [
+            sys.executable,
+            "-m",
+            "choco_envs.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--records",
+            records,
+            "--bot-delay",
+            str(bot_delay),
+            "--max-games",
+            "1000",
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
@@ -226,8 +239,14 @@ async def create(http: Http, env_id: str, seed: int) -> tuple[str, str]:
 
 
 async def person(
-    http: Http, game_id: str, token: str, figures: Figures, rng: random.Random,
-    moves: int, deadline: float, think: tuple[float, float],
+    http: Http,
+    game_id: str,
+    token: str,
+    figures: Figures,
+    rng: random.Random,
+    moves: int,
+    deadline: float,
+    think: tuple[float, float],
 ) -> None:
     """Play seat 0 of one game: wait for the turn, think, move; bounded."""
     url = f"/api/games/{game_id}"
@@ -272,8 +291,13 @@ async def guarded(play: Any, http: Http, figures: Figures) -> None:
 
 
 async def load(
-    games: int, moves: int, seconds: float, think: tuple[float, float], envs: tuple[str, ...],
-    seed: int, bot_delay: float,
+    games: int,
+    moves: int,
+    seconds: float,
+    think: tuple[float, float],
+    envs: tuple[str, ...],
+    seed: int,
+    bot_delay: float,
 ) -> Figures:
     figures = Figures(games=games, envs=list(envs), think_s=think)
     port = free_port()
@@ -285,8 +309,9 @@ async def load(
             warm = Http(port)
             for i, env_id in enumerate(envs):  # warm up: imports, caches
                 game_id, token = await create(warm, env_id, seed + i)
-                await person(warm, game_id, token, Figures(1, []), rng, 3,
-                             time.monotonic() + 30, (0, 0))
+                await person(
+                    warm, game_id, token, Figures(1, []), rng, 3, time.monotonic() + 30, (0, 0)
+                )
             await warm.close()
             await asyncio.sleep(0.5)
             figures.rss_before_mb = rss_mb(server.pid)
@@ -296,15 +321,33 @@ async def load(
             started = time.monotonic()
             deadline = started + seconds
             connections = [Http(port) for _ in range(games)]
-            made = await asyncio.gather(*[
-                create(http, envs[i % len(envs)], seed + 100 + i)
-                for i, http in enumerate(connections)
-            ])
-            await asyncio.gather(*[
-                guarded(person(http, game_id, token, figures, random.Random(seed + i), moves,
-                               deadline, think), http, figures)
-                for i, (http, (game_id, token)) in enumerate(zip(connections, made, strict=True))
-            ])
+            made = await asyncio.gather(
+                *[
+                    create(http, envs[i % len(envs)], seed + 100 + i)
+                    for i, http in enumerate(connections)
+                ]
+            )
+            await asyncio.gather(
+                *[
+                    guarded(
+                        person(
+                            http,
+                            game_id,
+                            token,
+                            figures,
+                            random.Random(seed + i),
+                            moves,
+                            deadline,
+                            think,
+                        ),
+                        http,
+                        figures,
+                    )
+                    for i, (http, (game_id, token)) in enumerate(
+                        zip(connections, made, strict=True)
+                    )
+                ]
+            )
             figures.rss_live_mb = rss_mb(server.pid)
             figures.server_cpu_s = cpu_seconds(server.pid) - cpu_before
             figures.client_cpu_s = time.process_time() - client_before
@@ -328,8 +371,12 @@ async def load(
 
 
 def run_load(
-    games: int = 50, moves: int = 25, seconds: float = 120.0,
-    think: tuple[float, float] = (0.5, 1.5), envs: tuple[str, ...] = ENVS, seed: int = 0,
+    games: int = 50,
+    moves: int = 25,
+    seconds: float = 120.0,
+    think: tuple[float, float] = (0.5, 1.5),
+    envs: tuple[str, ...] = ENVS,
+    seed: int = 0,
     bot_delay: float = 0.6,
 ) -> Figures:
     """Run the load test; its figures."""
@@ -337,24 +384,43 @@ def run_load(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m choco_envs.web.loadtest",
-                                     description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m choco_envs.web.loadtest",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--games", type=int, default=50, help="concurrent games (default 50)")
     parser.add_argument("--moves", type=int, default=25, help="moves per person at most (25)")
     parser.add_argument("--seconds", type=float, default=120.0, help="time bound (120)")
-    parser.add_argument("--think", type=float, nargs=2, default=(0.5, 1.5), metavar=("MIN", "MAX"),
-                        help="a person's thinking time per move, seconds (0.5 1.5)")
+    parser.add_argument(
+        "--think",
+        type=float,
+        nargs=2,
+        default=(0.5, 1.5),
+        metavar=("MIN", "MAX"),
+        help="a person's thinking time per move, seconds (0.5 1.5)",
+    )
     parser.add_argument("--env", action="append", choices=ENVS, help="envs (default all, in turn)")
-    parser.add_argument("--bot-delay", type=float, default=0.6,
-                        help="the server's --bot-delay (default 0.6, as choco serve)")
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.6,
+        help="the server's --bot-delay (default 0.6, as choco serve)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
     args = parser.parse_args(argv)
     if not 1 <= args.games <= 500 or args.moves < 1 or not 0 < args.seconds <= 600:
         parser.error("--games 1..500, --moves >= 1, --seconds in (0, 600]")
-    figures = run_load(args.games, args.moves, args.seconds, tuple(args.think),
-                       tuple(args.env or ENVS), args.seed, args.bot_delay)
+    figures = run_load(
+        args.games,
+        args.moves,
+        args.seconds,
+        tuple(args.think),
+        tuple(args.env or ENVS),
+        args.seed,
+        args.bot_delay,
+    )
     print(figures.text())
     if args.json:
         Path(args.json).write_text(json.dumps(figures.summary(), indent=1))

@@ -45,8 +45,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=0.6,
         metavar="SECONDS",
-        help="at least this long between two moves of bots, so that each is seen "
-        "(default 0.6)",
+        help="at least this long between two moves of bots, so that each is seen (default 0.6)",
     )
     parser.add_argument(
         "--idle-minutes",

@@ -217,9 +217,7 @@ class GameManager:
     def sweep(self, now: float | None = None) -> int:
         """Drop the games idle for longer than ``idle_seconds``; how many."""
         now = time.monotonic() if now is None else now
-        idle = [
-            g for g in self.games.values() if now - g.last_active > self.settings.idle_seconds
-        ]
+        idle = [g for g in self.games.values() if now - g.last_active > self.settings.idle_seconds]
         for game in idle:
             self._close(game)
         return len(idle)
@@ -298,8 +296,14 @@ class GameManager:
         where = target(env.game, env.state_, action)
         env.step(action)
         game.log.append(
-            {"step": len(game.log) + 1, "seat": seat, "player": game.seats[seat].player,
-             "action": action, "name": name, "target": where}
+            {
+                "step": len(game.log) + 1,
+                "seat": seat,
+                "player": game.seats[seat].player,
+                "action": action,
+                "name": name,
+                "target": where,
+            }
         )
         game.last_move_at = time.monotonic()
         if env.game_over():

@@ -28,6 +28,8 @@ RECORD_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,150}$")
 PLAYERS_SUFFIX = ".players"
 #: the largest record accepted by upload
 MAX_UPLOAD_BYTES = 4 * 2**20
+#: uploads are refused once the folder holds this many records (a bound on its disk use)
+MAX_RECORDS = 20_000
 
 
 def default_folder() -> Path:
@@ -65,9 +67,7 @@ class RecordStore:
             return players
         return None
 
-    def save(
-        self, record: dict[str, Any], stem: str, players: list[str] | None = None
-    ) -> str:
+    def save(self, record: dict[str, Any], stem: str, players: list[str] | None = None) -> str:
         """Write ``record`` as ``<stem>.json`` (a new name if taken), and ``players``
         beside it; its id."""
         record_id = stem
@@ -111,6 +111,8 @@ class RecordStore:
         env_id = check_env(record.get("env_id"))
         check_record_options(env_id, record.get("options", {}))
         verify(record)
+        if sum(1 for _ in self.folder.glob("*.json")) >= MAX_RECORDS:
+            raise BadRequest(f"the records folder holds {MAX_RECORDS} files; no more uploads")
         digest = hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()[:16]
         record_id = f"upload-{env_id}-{digest}"
         if not self.path(record_id).exists():
@@ -119,9 +121,7 @@ class RecordStore:
 
     def listing(self, limit: int = 100) -> list[dict[str, Any]]:
         """The newest records first: id, env, options, moves, saved time, final scores."""
-        files = [
-            p for p in self.folder.glob("*.json") if not p.stem.endswith(PLAYERS_SUFFIX)
-        ]
+        files = [p for p in self.folder.glob("*.json") if not p.stem.endswith(PLAYERS_SUFFIX)]
         files = sorted(files, key=_mtime, reverse=True)[:limit]
         out = []
         for path in files:
@@ -195,8 +195,12 @@ def frames(
     def frame(step: int, move: dict[str, Any] | None) -> dict[str, Any]:
         over = env.game_over()
         to_act = None if over else env.agent_name_mapping[env.agent_selection]
-        return {"step": step, "move": move, "to_act": to_act,
-                "view": view(env.game, env.state_, seat)}
+        return {
+            "step": step,
+            "move": move,
+            "to_act": to_act,
+            "view": view(env.game, env.state_, seat),
+        }
 
     out = [frame(0, None)]
     for step, action in enumerate(record["actions"], start=1):

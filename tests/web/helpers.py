@@ -38,8 +38,8 @@ def new_game(
 ) -> tuple[str, list[str | None]]:
     """(game id, each seat's token or None for a bot)."""
     r = client.post(
-        "/api/games", json={"env_id": env_id, "options": options or {}, "seats": seats,
-                            "seed": seed}
+        "/api/games",
+        json={"env_id": env_id, "options": options or {}, "seats": seats, "seed": seed},
     )
     assert r.status_code == 201, r.text
     body = r.json()
@@ -81,7 +81,8 @@ def play_to_end(
             assert mine["to_act"] == seat and mine["legal"], mine
             move = rng.choice(mine["legal"])
             r = client.post(
-                f"/api/games/{game_id}/actions", json={"token": humans[seat], "action": move["action"]}
+                f"/api/games/{game_id}/actions",
+                json={"token": humans[seat], "action": move["action"]},
             )
             assert r.status_code == 200, r.text
             snap = r.json()

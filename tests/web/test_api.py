@@ -96,8 +96,9 @@ def test_illegal_and_malformed_moves_change_nothing(client: Any, env_id: str) ->
     while len(before["legal"]) == env.game.num_actions:  # every move is legal: play one
         post_move(client, game_id, {"token": token, "action": before["legal"][-1]["action"]})
         before = wait_for(client, game_id, token, 0)
-    illegal = next(a for a in range(env.game.num_actions)
-                   if a not in {m["action"] for m in before["legal"]})
+    illegal = next(
+        a for a in range(env.game.num_actions) if a not in {m["action"] for m in before["legal"]}
+    )
     refusals = [
         ({"token": token, "action": illegal}, 400, "is not legal"),
         ({"token": token, "action": env.game.num_actions}, 400, "out of range"),
@@ -116,8 +117,11 @@ def test_illegal_and_malformed_moves_change_nothing(client: Any, env_id: str) ->
         assert r.status_code == status, (body, r.text)
         if words:
             assert words in r.json()["detail"] and env_id in r.json()["detail"]
-    r = client.post(f"/api/games/{game_id}/actions", content=b"{not json",
-                    headers={"content-type": "application/json"})
+    r = client.post(
+        f"/api/games/{game_id}/actions",
+        content=b"{not json",
+        headers={"content-type": "application/json"},
+    )
     assert r.status_code == 422
     after = state(client, game_id, token)
     assert after == before
@@ -147,8 +151,11 @@ def test_a_token_acts_only_for_its_own_seat(client: Any) -> None:
     assert post_move(client, game_id, {"token": t0, "action": move}).status_code == 200
     after = state(client, game_id, t1)
     if after["to_act"] == 1:
-        r = post_move(client, game_id, {"token": t0, "action": after["legal"][0]["action"]
-                                        if after["legal"] else 0})
+        r = post_move(
+            client,
+            game_id,
+            {"token": t0, "action": after["legal"][0]["action"] if after["legal"] else 0},
+        )
         assert r.status_code == 400
 
 
@@ -195,24 +202,52 @@ def test_unknown_games_and_records_are_404(client: Any) -> None:
     ("body", "words"),
     [
         ({"env_id": "nope_v0", "seats": ["human", "random"]}, "unknown env"),
-        ({"env_id": "chocolates_v0", "seats": ["human", "random", "random"],
-          "options": {"num_players": 2}}, "num_players=2 but 3 seats"),
+        (
+            {
+                "env_id": "chocolates_v0",
+                "seats": ["human", "random", "random"],
+                "options": {"num_players": 2},
+            },
+            "num_players=2 but 3 seats",
+        ),
         ({"env_id": "chocolates_v0", "seats": ["human"] * 5}, "num_players"),
-        ({"env_id": "chocolates_v0", "seats": ["human", "random"],
-          "options": {"components": "/etc/passwd"}}, "cannot be set from the web"),
-        ({"env_id": "chocolates_v0", "seats": ["human", "random"],
-          "options": {"observation": "planes"}}, "no such option"),
-        ({"env_id": "chocolates_v0", "seats": ["human", "policy:/etc/passwd"]},
-         "started with"),
-        ({"env_id": "chocolates_v0", "seats": ["human", "mcts:simulations=99999"]},
-         "at most"),
+        (
+            {
+                "env_id": "chocolates_v0",
+                "seats": ["human", "random"],
+                "options": {"components": "/etc/passwd"},
+            },
+            "cannot be set from the web",
+        ),
+        (
+            {
+                "env_id": "chocolates_v0",
+                "seats": ["human", "random"],
+                "options": {"observation": "planes"},
+            },
+            "no such option",
+        ),
+        ({"env_id": "chocolates_v0", "seats": ["human", "policy:/etc/passwd"]}, "started with"),
+        ({"env_id": "chocolates_v0", "seats": ["human", "mcts:simulations=99999"]}, "at most"),
         ({"env_id": "chocolates_v0", "seats": ["human", "mcts:time=60"]}, "at most"),
         ({"env_id": "chocolates_v0", "seats": ["human", "nobody"]}, "unknown bot kind"),
         ({"env_id": "chocolates_v0", "seats": ["human", "greedy:nope=1"]}, "unknown option"),
-        ({"env_id": "chocolatiers_v1", "seats": ["human"] * 5,
-          "options": {"edition": "classic"}}, "num_players"),
-        ({"env_id": "le_chocolat_v0", "seats": ["human", "random"],
-          "options": {"scoring_card": "no such card"}}, "scoring_card"),
+        (
+            {
+                "env_id": "chocolatiers_v1",
+                "seats": ["human"] * 5,
+                "options": {"edition": "classic"},
+            },
+            "num_players",
+        ),
+        (
+            {
+                "env_id": "le_chocolat_v0",
+                "seats": ["human", "random"],
+                "options": {"scoring_card": "no such card"},
+            },
+            "scoring_card",
+        ),
     ],
 )
 def test_games_that_cannot_be_made_are_refused(client: Any, body: Any, words: str) -> None:
@@ -253,14 +288,14 @@ def test_the_catalog_lists_every_env_and_only_settable_options(client: Any) -> N
 
 
 def test_the_lobby_offers_only_bots_that_can_be_made(client: Any) -> None:
-    found = client.post("/api/bots", json={"env_id": "chocolates_v0",
-                                           "options": {"num_players": 3}}).json()["bots"]
+    found = client.post(
+        "/api/bots", json={"env_id": "chocolates_v0", "options": {"num_players": 3}}
+    ).json()["bots"]
     by_spec = {b["spec"]: b for b in found}
     assert by_spec["random"]["ok"] and by_spec["greedy"]["ok"]
     assert not by_spec["ppo"]["ok"] and "no shipped checkpoint" in by_spec["ppo"]["reason"]
     assert "human" not in by_spec
-    r = client.post("/api/bots", json={"env_id": "chocolates_v0",
-                                       "options": {"components": "x"}})
+    r = client.post("/api/bots", json={"env_id": "chocolates_v0", "options": {"components": "x"}})
     assert r.status_code == 422
 
 
@@ -274,16 +309,20 @@ def test_a_served_policy_is_offered_and_others_are_not(tmp_path: Path) -> None:
         assert client.get("/api/catalog").json()["policies"] == [path]
         found = client.post("/api/bots", json={"env_id": "le_chocolat_v0"}).json()["bots"]
         assert {"spec": f"policy:{path}", "ok": True, "reason": None} in found
-        wrong = client.post("/api/bots", json={"env_id": "chocolates_v0"}).json()["bots"]
-        assert not next(b for b in wrong if b["spec"] == f"policy:{path}")["ok"]
+        r = client.post(
+            "/api/games", json={"env_id": "chocolates_v0", "seats": ["human", f"policy:{path}"]}
+        )
+        assert r.status_code == 422 and "le_chocolat_v0" in r.json()["detail"]
         game_id, _ = new_game(client, "le_chocolat_v0", [f"policy:{path}", "random"], seed=1)
         assert wait_for(client, game_id, None, None)["over"]
 
 
 # ---------------------------------------------------------------------- sessions
 def test_several_games_at_once_stay_apart(client: Any) -> None:
-    games = [new_game(client, env_id, ["human", "random"], seed=i)
-             for i, env_id in enumerate(["chocolates_v0", "le_chocolat_v0"] * 3)]
+    games = [
+        new_game(client, env_id, ["human", "random"], seed=i)
+        for i, env_id in enumerate(["chocolates_v0", "le_chocolat_v0"] * 3)
+    ]
     assert len({g for g, _ in games}) == 6 and len({t[0] for _, t in games}) == 6
     rng = random.Random(3)
     ends = [play_to_end(client, g, t, rng) for g, t in games]
@@ -305,7 +344,9 @@ def test_a_full_server_says_so(tmp_path: Path) -> None:
     with make_client(tmp_path / "records", max_games=2) as client:
         new_game(client, "chocolates_v0", ["human", "random"])
         new_game(client, "chocolates_v0", ["human", "random"])
-        r = client.post("/api/games", json={"env_id": "chocolates_v0", "seats": ["human", "random"]})
+        r = client.post(
+            "/api/games", json={"env_id": "chocolates_v0", "seats": ["human", "random"]}
+        )
         assert r.status_code == 503
 
 

@@ -63,9 +63,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         port = s.getsockname()[1]
     records = tmp_path_factory.mktemp("records")
     app = create_app(Settings(records=str(records), bot_delay=0.05))
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
-                            access_log=False, timeout_graceful_shutdown=2,
-                            timeout_keep_alive=30)
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        access_log=False,
+        timeout_graceful_shutdown=2,
+        timeout_keep_alive=30,
+    )
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -121,8 +127,7 @@ def shots(tmp_path: Path) -> Path:
 def start_from_lobby(page: Any, base: str, env_id: str, seats: dict[int, str], seed: int) -> None:
     page.goto(base + "/")
     page.click(f"[data-env={env_id}]")
-    page.wait_for_selector("#seat-1 option[value='bot:random']", state="attached",
-                           timeout=WAIT_MS)
+    page.wait_for_selector("#seat-1 option[value='bot:random']", state="attached", timeout=WAIT_MS)
     for seat, value in seats.items():
         page.select_option(f"#seat-{seat}", value)
     page.fill("#seed", str(seed))
@@ -179,8 +184,7 @@ def test_play_a_whole_game_by_clicking_the_board(
         before = version(page)
         click_board(page, rng)
         clicks += 1
-        page.wait_for_function(f"Number(document.body.dataset.version) > {before}",
-                               timeout=WAIT_MS)
+        page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=WAIT_MS)
         assert clicks < 200
     assert clicks > 3
     cells = page.locator("#final-scores td.score")
@@ -222,8 +226,9 @@ def test_a_friend_joins_by_link(browser: Any, page: Any, server: str) -> None:
         before = version(friend)
         click_board(page, random.Random(0))
         # the friend's page sees the move and now offers its own cuts
-        friend.wait_for_function(f"Number(document.body.dataset.version) > {before}",
-                                 timeout=WAIT_MS)
+        friend.wait_for_function(
+            f"Number(document.body.dataset.version) > {before}", timeout=WAIT_MS
+        )
         friend.wait_for_selector("#board [data-action]", timeout=WAIT_MS)
     finally:
         friend.close()
@@ -239,8 +244,7 @@ def test_a_text_board_game_opens_and_plays_from_the_move_list(
         page.wait_for_selector("#moves button", timeout=WAIT_MS)
         before = version(page)
         page.locator("#moves button").first.click()
-        page.wait_for_function(f"Number(document.body.dataset.version) > {before}",
-                               timeout=WAIT_MS)
+        page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=WAIT_MS)
     assert page.locator(".text-block.player").count() == 2
     page.wait_for_selector("#moves button", timeout=WAIT_MS)
     page.screenshot(path=str(shots / f"{env_id}.png"), full_page=True)

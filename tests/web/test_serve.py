@@ -28,8 +28,19 @@ def test_serve_is_a_command_with_the_issue_flags() -> None:
     args = build_parser("serve").parse_args(["serve"])
     assert (args.host, args.port, args.records, args.policy) == ("127.0.0.1", 8000, None, [])
     args = build_parser("serve").parse_args(
-        ["serve", "--host", "0.0.0.0", "--port", "9", "--records", "d", "--policy", "a",
-         "--policy", "b"]
+        [
+            "serve",
+            "--host",
+            "0.0.0.0",
+            "--port",
+            "9",
+            "--records",
+            "d",
+            "--policy",
+            "a",
+            "--policy",
+            "b",
+        ]
     )
     assert (args.host, args.port, args.records, args.policy) == ("0.0.0.0", 9, "d", ["a", "b"])
 
@@ -58,8 +69,16 @@ def test_the_server_serves_the_pages_and_their_assets(tmp_path: Path) -> None:
     pytest.importorskip("uvicorn")
     port = free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "choco_envs.cli", "serve", "--port", str(port), "--records",
-         str(tmp_path / "records")],
+        [
+            sys.executable,
+            "-m",
+            "choco_envs.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--records",
+            str(tmp_path / "records"),
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

@@ -60,6 +60,14 @@ def positions(env_id: str, options: dict[str, Any], seed: int) -> Any:
         step += 1
 
 
+def final_env(env_id: str, seed: int) -> Any:
+    """The env at the end of one random game."""
+    last = None
+    for env, _ in positions(env_id, {}, seed):
+        last = env
+    return last
+
+
 @pytest.mark.parametrize(("env_id", "options"), CONFIGS, ids=IDS)
 def test_views_are_invariant_under_determinize(env_id: str, options: dict[str, Any]) -> None:
     """A seat's view is identical across that seat's determinizations; the spectator's
@@ -118,8 +126,7 @@ def test_chocolates_view_hides_face_down_chocolates_and_shows_all_at_the_end() -
     assert [c["pos"] for c in up] == [5]
     assert all("type" not in c for c in v["grid"] + v["beside"] if not c["face_up"])
     assert v["pile"] == len(env.state_.pile) and "layout" not in dumps(v)
-    for env, _ in positions("chocolates_v0", {}, 3):
-        pass
+    env = final_env("chocolates_v0", 3)
     end = view(env.game, env.state_, 0)
     assert end["over"] and all(c["face_up"] for c in end["grid"] + end["beside"])
     for p in end["players"]:
@@ -127,8 +134,8 @@ def test_chocolates_view_hides_face_down_chocolates_and_shows_all_at_the_end() -
 
 
 def test_le_chocolat_view_shows_a_back_only_to_the_tile_owner() -> None:
-    """"You may secretly look at the hidden side of your tiles": a claimed tile's back is in
-    its owner's view only, until the end."""
+    """A claimed tile's back is in its owner's view only, until the end ("You may
+    secretly look at the hidden side of your tiles")."""
     for env, _ in positions("le_chocolat_v0", {}, 5):
         s = env.state_
         if s.phase == 2:
@@ -146,15 +153,16 @@ def test_le_chocolat_view_shows_a_back_only_to_the_tile_owner() -> None:
 
 
 def test_final_scores_add_the_ranking() -> None:
-    for env, _ in positions("le_chocolat_v0", {}, 1):
-        pass
+    env = final_env("le_chocolat_v0", 1)
     final = final_scores(env.game, env.state_)
     assert final is not None and final["scores"] == env.scores()
     assert sorted(final["places"])[0] == 1
 
 
 def test_text_blocks_keep_labels_players_and_drawings() -> None:
-    title, parts = blocks("Game, player_1 to act\nTray: T0 N1\nplayer_0: hand 3\n  | a |\n  |  b|\n")
+    title, parts = blocks(
+        "Game, player_1 to act\nTray: T0 N1\nplayer_0: hand 3\n  | a |\n  |  b|\n"
+    )
     assert title == "Game, player_1 to act"
     assert parts[0] == {"label": "Tray", "text": "T0 N1", "lines": []}
     assert parts[1]["seat"] == 0 and parts[1]["lines"] == ["| a |", "|  b|"]

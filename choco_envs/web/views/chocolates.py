@@ -13,10 +13,10 @@ from typing import Any
 from choco_envs.games.chocolates.components import (
     BESIDE_CELLS,
     GRID_CELLS,
+    NUM_SHAPES,
     PREDICTION_CARDS,
     SHAPES,
     TYPES,
-    NUM_SHAPES,
 )
 from choco_envs.games.chocolates.predictions import (
     CORNERS,
@@ -59,8 +59,11 @@ def card_area(text: str) -> dict[str, Any]:
         cells = LEFT
     elif "right side" in lowered and not split:
         cells = RIGHT
-    return {"cells": [c in cells for c in range(GRID_SIDE * GRID_SIDE)], "beside": beside,
-            "split": split}
+    return {
+        "cells": [c in cells for c in range(GRID_SIDE * GRID_SIDE)],
+        "beside": beside,
+        "split": split,
+    }
 
 
 def card_info(card: int) -> dict[str, Any]:
@@ -98,8 +101,11 @@ def held_cards(s: ChocolatesState, seat: int) -> list[dict[str, Any]]:
     for code in s.cards[seat]:
         card, side = divmod(code, 2)
         points = PREDICTION_CARDS[card].points(side)
-        entry: dict[str, Any] = {"card": card_info(card), "side": SIDE_NAMES[side],
-                                 "points": points}
+        entry: dict[str, Any] = {
+            "card": card_info(card),
+            "side": SIDE_NAMES[side],
+            "points": points,
+        }
         if truth is not None:
             right = truth[card] != bool(side)
             entry.update(right=right, value=points if right else -points)
@@ -111,8 +117,11 @@ def view(game: ChocolatesGame, state: ChocolatesState, seat: int | None) -> dict
     """The table as every seat sees it (``seat`` only marks "you")."""
     s = state
     display = [
-        {"slot": slot, "card": card_info(card) if card >= 0 else None,
-         "nougats": s.display_nougats[slot]}
+        {
+            "slot": slot,
+            "card": card_info(card) if card >= 0 else None,
+            "nougats": s.display_nougats[slot],
+        }
         for slot, card in enumerate(s.display)
     ]
     chocolates = [chocolate(s, pos) for pos in range(GRID_CELLS + BESIDE_CELLS)]

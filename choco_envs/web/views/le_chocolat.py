@@ -72,9 +72,7 @@ def scoring_card(game: LeChocolatGame, s: LeChocolatState) -> dict[str, Any]:
     }
 
 
-def hand(
-    game: LeChocolatGame, s: LeChocolatState, seat: int, viewer: int | None
-) -> dict[str, Any]:
+def hand(game: LeChocolatGame, s: LeChocolatState, seat: int, viewer: int | None) -> dict[str, Any]:
     """What ``viewer`` knows of the tiles ``seat`` claimed."""
     known: dict[str, int] = {}
     unknown = 0
@@ -130,8 +128,7 @@ def target(game: LeChocolatGame, state: LeChocolatState, action: int) -> dict[st
             orientation, at = "vertical", line + 1
         else:
             orientation, at = "horizontal", line - grid.VERTICAL_LINES + 1
-        return {"kind": "split", "chunk": chunk(cell, rect), "orientation": orientation,
-                "at": at}
+        return {"kind": "split", "chunk": chunk(cell, rect), "orientation": orientation, "at": at}
     cell = action - NUM_SPLIT_ACTIONS
     rect = state.chunk_at[cell]
     if rect < 0:

@@ -160,8 +160,11 @@ async function start(event) {
   const seedText = $("seed").value.trim();
   const body = { env_id: env.env_id, options: readOptions(), seats, seed: seedText === "" ? null : Number(seedText) };
   $("start").disabled = true;
+  const slow = seats.some(spec => spec === "ppo" || spec.startsWith("policy:") || spec.startsWith("ppo:"));
+  $("setup-error").textContent = slow ? "Starting: loading the checkpoint takes a few seconds…" : "";
   try {
     const made = await api("POST", "/api/games", body);
+    $("setup-error").textContent = "";
     const mine = kinds.map((k, i) => (k === "you" ? made.seat_urls[i] : null)).filter(Boolean);
     remember({ id: made.game_id, name: env.name, url: mine[0] || `/play/${made.game_id}`, when: Date.now() });
     if (mine.length === 1 && !kinds.includes("friend")) {
