@@ -295,8 +295,9 @@ def test_the_lobby_offers_only_bots_that_can_be_made(client: Any) -> None:
     assert by_spec["random"]["ok"] and by_spec["greedy"]["ok"]
     assert not by_spec["ppo"]["ok"] and "no shipped checkpoint" in by_spec["ppo"]["reason"]
     assert "human" not in by_spec
-    r = client.post("/api/bots", json={"env_id": "chocolates_v0", "options": {"components": "x"}})
-    assert r.status_code == 422
+    for options in ({"components": "x"}, {"num_players": 9}):
+        r = client.post("/api/bots", json={"env_id": "chocolates_v0", "options": options})
+        assert r.status_code == 422
 
 
 def test_a_served_policy_is_offered_and_others_are_not(tmp_path: Path) -> None:
