@@ -136,7 +136,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # ------------------------------------------------------------------ lobby
     @app.get("/api/catalog")
     async def get_catalog() -> JSONResponse:
-        return JSONResponse(catalog(settings.policies))
+        return JSONResponse(await blocking(catalog, settings.policies))
 
     @app.post("/api/bots")
     async def get_bots(query: BotQuery) -> JSONResponse:

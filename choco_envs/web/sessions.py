@@ -262,6 +262,8 @@ class GameManager:
         seed = secrets.randbelow(2**31) if seed is None else seed
         loop = asyncio.get_running_loop()
         made = await loop.run_in_executor(self.work, _make_seats, specs, env_id, options, seed)
+        if len(self.games) >= self.settings.max_games:  # others were made meanwhile
+            raise Full(f"this server holds {len(self.games)} live games, its limit; try later")
         env.reset(seed=seed)
         game_id = secrets.token_urlsafe(9)
         while game_id in self.games:

@@ -124,13 +124,17 @@ def shots(tmp_path: Path) -> Path:
     return folder
 
 
-def start_from_lobby(page: Any, base: str, env_id: str, seats: dict[int, str], seed: int) -> None:
+def start_from_lobby(
+    page: Any, base: str, env_id: str, seats: dict[int, str], seed: int, shot: Path | None = None
+) -> None:
     page.goto(base + "/")
     page.click(f"[data-env={env_id}]")
     page.wait_for_selector("#seat-1 option[value='bot:random']", state="attached", timeout=WAIT_MS)
     for seat, value in seats.items():
         page.select_option(f"#seat-{seat}", value)
     page.fill("#seed", str(seed))
+    if shot is not None:
+        page.screenshot(path=str(shot), full_page=True)
     page.click("#start")
 
 
@@ -172,7 +176,8 @@ def version(page: Any) -> int:
 def test_play_a_whole_game_by_clicking_the_board(
     page: Any, server: str, env_id: str, shots: Path
 ) -> None:
-    start_from_lobby(page, server, env_id, {1: "bot:random"}, seed=3)
+    lobby = shots / "lobby.png" if env_id == "chocolates_v0" else None
+    start_from_lobby(page, server, env_id, {1: "bot:random"}, seed=3, shot=lobby)
     page.wait_for_url(re.compile(r"/play/[^?]+\?token="), timeout=WAIT_MS)
     rng = random.Random(env_id)
     clicks = 0

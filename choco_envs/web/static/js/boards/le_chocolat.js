@@ -47,7 +47,7 @@ function tileGroup(t, flavors, over) {
     g.append(
       s("circle", { cx: x + T / 2, cy: y + T / 2 - 6, r: 17, fill: flavorColor(t.back, flavors), stroke: "#f3e6d2", "stroke-width": 2, "stroke-dasharray": "4 3", opacity: 0.85 }),
       s("text", { x: x + T / 2, y: y + T / 2 - 1, "text-anchor": "middle", "font-size": 12, "font-weight": 700, fill: "#2a1b10" }, short(t.back)),
-      s("text", { x: x + T / 2, y: y + T - 9, "text-anchor": "middle", "font-size": 10, fill: "#f3e6d2" }, `back: ${t.back}`),
+      s("text", { x: x + T / 2, y: y + T - 9, "text-anchor": "middle", "font-size": t.back.length > 7 ? 8.5 : 10, fill: "#f3e6d2" }, `back: ${t.back}`),
     );
   } else if (t.back === "blank") {
     g.append(s("text", { x: x + T / 2, y: y + T / 2 + 4, "text-anchor": "middle", "font-size": 11, fill: "#c9a27e" }, "blank/blank"));
