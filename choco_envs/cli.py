@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "put a trained file into checkpoints/, only if it is measurably better",
     ),
     "bench": ("choco_envs.bench", "measure speed and memory of every env against the budgets"),
+    "serve": ("choco_envs.web.serve", "play in the browser: lobby, boards, bots, friends, replays"),
 }
 
 
