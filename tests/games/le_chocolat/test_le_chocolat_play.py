@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import choco_envs
+from choco_envs.core.errors import ConfigError
+from choco_envs.games.le_chocolat import LeChocolatGame
 
 from .helpers import claim, split, vertical
 
@@ -23,3 +26,13 @@ def test_env_claim_is_a_second_step_by_the_same_agent() -> None:
     assert not env.observe("player_0")["action_mask"].any()
     env.step(claim("g3"))
     assert env.agent_selection == "player_0"
+
+
+@pytest.mark.parametrize("name", ["derived", "search", "plan"])
+def test_only_game_information_encoders_exist(name: str) -> None:
+    """Issue 21: "Observations are game information": ``flat`` and ``planes`` only; the
+    bot-computed ``derived`` (greedy values) and ``search`` (alpha-beta values) encoders
+    are gone, and asking for one is a ConfigError naming the allowed ones."""
+    assert list(LeChocolatGame().encoders) == ["flat", "planes"]
+    with pytest.raises(ConfigError, match=rf"observation='{name}'.*allowed values: 'flat', 'planes'"):
+        choco_envs.make("le_chocolat_v0", observation=name)

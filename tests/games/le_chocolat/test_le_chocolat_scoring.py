@@ -80,6 +80,7 @@ def test_blank_blank_tiles_are_discarded_but_count_for_the_tie_break() -> None:
     with_blanks = finished(game, ["almond", "blank", "blank", "blank"])
     without = finished(game, ["almond"], box="blank")
     assert game.scores(with_blanks)[0] == game.scores(without)[0] == 1
+    assert game.hand_counts(with_blanks, 0) == [1, 0, 0, 0, 0, 0], "blank/blank count as nothing"
     assert game.ranking_key(with_blanks, 0) == (1.0, 4.0)
 
 
