@@ -14,6 +14,7 @@ from choco_envs.games.le_chocolat import grid
 from choco_envs.games.le_chocolat.components import ScoringCard
 from choco_envs.games.le_chocolat.rules import CLAIM, OVER, LeChocolatRules, LeChocolatState
 
+
 def short_names(flavors: tuple[str, ...]) -> list[str]:
     """Two-letter names, unique: ``AL`` for almond, ``CA`` for cashew..."""
     out: list[str] = []

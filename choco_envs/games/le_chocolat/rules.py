@@ -52,17 +52,21 @@ SPLIT_LINE_BYTES = tuple(
     bytes(int(line in grid.CUT_LINES[r]) for line in range(grid.LINES))
     for r in range(len(grid.RECTS))
 )
-#: per rectangle, the claimable rectangles (3 or fewer tiles) that it is or that one cut
-#: of it makes: what a player could claim from that chunk on their coming turn
-SMALL_PIECES = tuple(
-    tuple(
-        sorted(
-            {p for line in grid.CUT_LINES[r] for p in grid.CUT[r][line] if grid.SIZE[p] <= CLAIM_LIMIT}  # type: ignore[union-attr]
-            | ({r} if grid.SIZE[r] <= CLAIM_LIMIT else set())
-        )
-    )
-    for r in range(len(grid.RECTS))
-)
+
+
+def _small_pieces(rect: int) -> tuple[int, ...]:
+    """The claimable rectangles (3 or fewer tiles) that ``rect`` is or that one cut of it
+    makes, increasing."""
+    pieces = {rect} if grid.SIZE[rect] <= CLAIM_LIMIT else set()
+    for line in grid.CUT_LINES[rect]:
+        parts = grid.CUT[rect][line]
+        assert parts is not None
+        pieces.update(p for p in parts if grid.SIZE[p] <= CLAIM_LIMIT)
+    return tuple(sorted(pieces))
+
+
+#: per rectangle, what a player could claim from that chunk on their coming turn
+SMALL_PIECES = tuple(_small_pieces(r) for r in range(len(grid.RECTS)))
 
 
 def split_action(cell: int, line: int) -> int:

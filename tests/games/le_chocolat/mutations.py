@@ -68,8 +68,8 @@ MUTATIONS = [
     Mutation(
         "split_a_cell_that_is_no_chunk",
         RULES,
-        "fewer tiles\")\n        rect = s.chunk_at[cell]\n        if rect < 0:",
-        "fewer tiles\")\n        rect = s.chunk_at[cell]\n        if rect < -1:",
+        'fewer tiles")\n        rect = s.chunk_at[cell]\n        if rect < 0:',
+        'fewer tiles")\n        rect = s.chunk_at[cell]\n        if rect < -1:',
         'How to Play B: "chooses a chunk and splits it"',
     ),
     Mutation(
@@ -118,8 +118,8 @@ MUTATIONS = [
     Mutation(
         "claim_a_cell_that_is_no_chunk",
         RULES,
-        "split while a chunk has 2+ tiles\")\n        rect = s.chunk_at[cell]\n        if rect < 0:",
-        "split while a chunk has 2+ tiles\")\n        rect = s.chunk_at[cell]\n        if rect < -1:",
+        'split while a chunk has 2+ tiles")\n        rect = s.chunk_at[cell]\n        if rect < 0:',
+        'split while a chunk has 2+ tiles")\n        rect = s.chunk_at[cell]\n        if rect < -1:',
         'Claiming C: "they must claim all tiles in that chunk" (a chunk on the table)',
     ),
     Mutation(
@@ -151,11 +151,11 @@ MUTATIONS = [
         'Claiming Chocolate: "Keep all tiles you claim in front of you"',
     ),
     Mutation(
-        "claimed_chunk_stays_on_the_table",
+        "claim_only_part_of_the_chunk",
         RULES,
-        "        s.chunk_at[cell] = -1\n",
-        "",
-        "Claiming: a claimed chunk leaves the table",
+        "        for c in grid.RECT_CELLS[rect]:\n            s.owner[c] = s.player",
+        "        for c in grid.RECT_CELLS[rect][:1]:\n            s.owner[c] = s.player",
+        'Claiming C: "they must claim all tiles in that chunk"',
     ),
     Mutation(
         "claims_counted_in_chunks",
@@ -432,7 +432,7 @@ MUTATIONS = [
     Mutation(
         "record_blank_blank_face_up",
         RECORDS,
-        "    if flavor < 0 and face == \"flavor\":\n",
+        '    if flavor < 0 and face == "flavor":\n',
         "    if False:\n",
         "RULINGS: a blank/blank tile has no flavor side",
     ),

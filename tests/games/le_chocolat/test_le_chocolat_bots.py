@@ -72,7 +72,9 @@ def test_the_kinds_are_greedy_first_then_alphabeta() -> None:
 def test_bad_settings_are_refused_naming_the_allowed_ones() -> None:
     """``greedy`` has no setting any more (its depth setting became ``alphabeta``);
     ``alphabeta:depth`` is an integer 1..4."""
-    with pytest.raises(ConfigError, match="unknown option 'depth' for greedy.*allowed options: none"):
+    with pytest.raises(
+        ConfigError, match="unknown option 'depth' for greedy.*allowed options: none"
+    ):
         bots.make("greedy:depth=3", env_id=ENV_ID)
     for bad in ("0", str(MAX_DEPTH + 1), "two", "1.5"):
         with pytest.raises(ConfigError, match=r"depth=.*allowed: an integer 1\.\.4"):

@@ -221,7 +221,9 @@ def test_the_boxed_tiles_face_is_seen_by_every_seat(game: LeChocolatGame) -> Non
         for seat in (0, 1):
             flat, planes = game.observe(s, seat, "flat"), game.observe(s, seat, "planes")
             assert box_face(game, flat) == face
-            assert np.array_equal(planes[start : start + n + 1, 0, 0], plane(game, flat, "box_face"))
+            assert np.array_equal(
+                planes[start : start + n + 1, 0, 0], plane(game, flat, "box_face")
+            )
             _, pool = game.unseen(s, seat)
             unseen = plane(game, flat, "unseen_flavors") * np.array(game.components.flavor_counts)
             assert np.allclose(unseen, [pool.count(f) for f in range(n)])

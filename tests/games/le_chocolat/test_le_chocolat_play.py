@@ -34,5 +34,7 @@ def test_only_game_information_encoders_exist(name: str) -> None:
     bot-computed ``derived`` (greedy values) and ``search`` (alpha-beta values) encoders
     are gone, and asking for one is a ConfigError naming the allowed ones."""
     assert list(LeChocolatGame().encoders) == ["flat", "planes"]
-    with pytest.raises(ConfigError, match=rf"observation='{name}'.*allowed values: 'flat', 'planes'"):
+    with pytest.raises(
+        ConfigError, match=rf"observation='{name}'.*allowed values: 'flat', 'planes'"
+    ):
         choco_envs.make("le_chocolat_v0", observation=name)
