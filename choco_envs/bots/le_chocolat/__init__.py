@@ -1,21 +1,35 @@
-"""The bots of le_chocolat: its kinds, listed in ``BOTS`` (see choco_envs.bots.game_kinds).
+"""The bots of Le Chocolat (``le_chocolat_v0``), listed in ``BOTS`` (see
+choco_envs.bots.game_kinds):
 
-Transitional: the heuristic still lives in choco_envs.games.le_chocolat.greedy and moves here."""
+| kind | bot |
+|---|---|
+| ``greedy`` | the beginner baseline: one ply of lookahead by the scoring card (``greedy.py``) |
+| ``alphabeta[:depth=N]`` | alpha-beta over N whole turns (1..4, default 3), valued as greedy values (``alphabeta.py``) |
+"""
 
 from __future__ import annotations
 
 from choco_envs.bots.base import BotKind, BotOption
-from choco_envs.games.le_chocolat import greedy as _greedy
+
+from .alphabeta import DEFAULT_DEPTH, MAX_DEPTH, make_alphabeta, parse_depth
+from .greedy import greedy_action
 
 BOTS = {
     "greedy": BotKind(
         "greedy",
-        "the beginner heuristic",
-        policy=_greedy.greedy_action,
+        "the beginner baseline: claims and splits by one ply of lookahead on the card",
+        policy=greedy_action,
+    ),
+    "alphabeta": BotKind(
+        "alphabeta",
+        f"alpha-beta search over whole turns (depth=N, 1..{MAX_DEPTH}, default {DEFAULT_DEPTH})",
         options={
-            name: BotOption(name, parse, doc)
-            for name, (parse, doc) in getattr(_greedy, "OPTIONS", {}).items()
+            "depth": BotOption(
+                "depth",
+                parse_depth,
+                f"whole turns searched, an integer 1..{MAX_DEPTH} (default {DEFAULT_DEPTH})",
+            )
         },
-        check=getattr(_greedy, "check_settings", None),
-    )
+        make=make_alphabeta,
+    ),
 }

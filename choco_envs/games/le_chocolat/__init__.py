@@ -1,5 +1,37 @@
-"""Le Chocolat (seed 002): two players split a 7x5 grid of two-sided chocolate tiles."""
+"""Le Chocolat (seed 002): two players split a 7x5 grid of two-sided chocolate tiles.
 
-from choco_envs.games.le_chocolat.rules import LeChocolatGame, LeChocolatState
+``LeChocolatGame`` assembles the rules (``rules``) with their observation encoders
+(``encoding``), records (``records``) and text (``render``); the bots live in
+``choco_envs.bots.le_chocolat``. See docs/games/le_chocolat.md.
+"""
 
-__all__ = ["LeChocolatGame", "LeChocolatState"]
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from choco_envs.games.le_chocolat.encoding import build_encoders
+from choco_envs.games.le_chocolat.records import state_from_json, state_to_json
+from choco_envs.games.le_chocolat.render import state_to_string
+from choco_envs.games.le_chocolat.rules import LeChocolatRules, LeChocolatState
+
+
+class LeChocolatGame(LeChocolatRules):
+    """Le Chocolat for exactly 2 players: the rules, their ``flat`` and ``planes``
+    observations, JSON records and text."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.encoders = build_encoders(self)
+
+    def to_json(self, s: LeChocolatState) -> dict[str, Any]:
+        return state_to_json(self, s)
+
+    def from_json(self, d: Mapping[str, Any]) -> LeChocolatState:
+        return state_from_json(self, d)
+
+    def state_to_string(self, s: LeChocolatState, player: int | None) -> str:
+        return state_to_string(self, s, player)
+
+
+__all__ = ["LeChocolatGame", "LeChocolatRules", "LeChocolatState"]

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -124,12 +124,19 @@ class ScoringCard:
 
     ``each[f]`` is the VP per tile of flavor ``f`` (0 when ``f`` scores otherwise);
     ``sets`` are (flavor indices, VP per complete set); ``majority`` are (flavor, VP).
+    ``per_tile`` repeats the nonzero entries of ``each`` as (flavor, VP), the terms
+    scoring sums (search bots score hands hundreds of thousands of times a game).
     """
 
     name: str
     each: tuple[int, ...]
     sets: tuple[tuple[tuple[int, ...], int], ...]
     majority: tuple[tuple[int, int], ...]
+    per_tile: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        nonzero = tuple((f, vp) for f, vp in enumerate(self.each) if vp)
+        object.__setattr__(self, "per_tile", nonzero)
 
 
 @dataclass(frozen=True)

@@ -16,21 +16,22 @@ constant plane.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from random import Random
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from choco_envs.core.encoding import ActionPlanes, Encoder, Layout
 from choco_envs.games.le_chocolat import grid
 from choco_envs.games.le_chocolat.components import MAX_EACH_VP, MAX_MAJORITY_VP, MAX_SET_VP
-
-if TYPE_CHECKING:
-    from choco_envs.games.le_chocolat.rules import LeChocolatGame, LeChocolatState
+from choco_envs.games.le_chocolat.rules import (
+    CLAIM,
+    CLAIM_LIMIT,
+    NUM_ACTIONS,
+    OVER,
+    LeChocolatRules,
+    LeChocolatState,
+    decode_action,
+)
 
 N = grid.CELLS
-SPLIT, OVER = 0, 2  # rules.SPLIT, rules.OVER, repeated to keep this module free of an import cycle
 
 
 def grid_channels(flavors: tuple[str, ...]) -> list[tuple[str, str, float, float]]:
@@ -94,7 +95,7 @@ def scalar_fields(flavors: tuple[str, ...]) -> list[tuple[str, int, str, float, 
     ]
 
 
-def card_vectors(game: LeChocolatGame) -> list[np.ndarray]:
+def card_vectors(game: LeChocolatRules) -> list[np.ndarray]:
     """The card fields (card_each .. card_majority) of every scoring card, precomputed."""
     n = len(game.components.flavors)
     sets = max(1, n // 2)
@@ -117,7 +118,7 @@ def card_vectors(game: LeChocolatGame) -> list[np.ndarray]:
 class ObservationWriter:
     """Writes the flat observation; the planes encoder reshapes the same numbers."""
 
-    def __init__(self, game: LeChocolatGame) -> None:
+    def __init__(self, game: LeChocolatRules) -> None:
         self.flavors = game.components.flavors
         self.n = len(self.flavors)
         self.totals = list(game.components.flavor_counts)
@@ -145,7 +146,7 @@ class ObservationWriter:
         mine, theirs = self.ch_mine, self.ch_theirs
         for c in range(N):
             f, ow = flavor[c], owner[c]
-            if up[c] or over or ow == p:
+            if up[c] or over or ow == p:  # s.knows(c, p), inlined for speed
                 if f >= 0:
                     planes[f * N + c] = 1
                     seen[f] += 1
@@ -174,7 +175,7 @@ class ObservationWriter:
                 size = grid.SIZE[r]
                 for cell in grid.RECT_CELLS[r]:
                     planes[size_at + cell] = size
-                    if size <= 3:
+                    if size <= CLAIM_LIMIT:
                         planes[claimable_at + cell] = 1
         out[: self.grid_size] = np.frombuffer(planes, dtype=np.uint8)
         out[size_at : size_at + N] *= 1.0 / N
@@ -249,20 +250,21 @@ def action_planes() -> ActionPlanes:
     Chunks never overlap, so two legal actions never share a position.
     """
     index = []
-    for cell in range(N):
+    for action in range(NUM_ACTIONS):
+        kind, cell, line = decode_action(action)
         r, c = divmod(cell, grid.WIDTH)
-        for line in range(grid.LINES):
-            if line < grid.VERTICAL_LINES:
-                index.append(r * grid.WIDTH + line)
-            else:
-                index.append(N + (line - grid.VERTICAL_LINES) * grid.WIDTH + c)
-    index += [2 * N + cell for cell in range(N)]
+        if kind == CLAIM:
+            index.append(2 * N + cell)
+        elif line < grid.VERTICAL_LINES:
+            index.append(r * grid.WIDTH + line)
+        else:
+            index.append(N + (line - grid.VERTICAL_LINES) * grid.WIDTH + c)
     return ActionPlanes(
         ("cut_right_of_cell", "cut_below_cell", "claim_chunk_at_cell"), tuple(index)
     )
 
 
-def make_encoders(game: LeChocolatGame) -> dict[str, Encoder[LeChocolatState]]:
+def build_encoders(game: LeChocolatRules) -> dict[str, Encoder[LeChocolatState]]:
     """The ``"flat"`` and ``"planes"`` encoders of a game (their sizes follow its flavors)."""
     writer = ObservationWriter(game)
     channels = len(writer.channels) + writer.scalar_size
@@ -288,129 +290,4 @@ def make_encoders(game: LeChocolatGame) -> dict[str, Encoder[LeChocolatState]]:
         "grid planes, then every scalar as a constant plane, relative to the observer",
         action_planes(),
     )
-    derived = _derived_encoder(game, planes)
-    return {
-        "flat": flat,
-        "planes": planes,
-        "derived": derived,
-        "search": _search_encoder(game, derived),
-    }
-
-
-#: the ``derived`` planes, one per action-plane channel (same positions)
-DERIVED_CHANNELS = (
-    ("cut_right_value", "vertical cuts at their action place: the greedy value"),
-    ("cut_below_value", "horizontal cuts at their action place: the greedy value"),
-    ("claim_value", "claims at the chunk's top-left tile: the greedy value"),
-)
-#: VP of lead per unit of a ``derived`` plane below the best action's 1
-VALUE_SCALE = 10.0
-
-
-def _derived_encoder(
-    game: LeChocolatGame, planes: Encoder[LeChocolatState]
-) -> Encoder[LeChocolatState]:
-    """``"planes"``, then for the seat to act, every legal action's value to the greedy
-    bot's one-ply lookahead (``greedy.split_value`` for splits, ``greedy.claim_gain`` for
-    claims), placed where ``action_planes`` scores that action: 1 for the best, 1 - (best
-    - value) / 10 for the others (not below 0), 0 off the legal actions and for a seat
-    that is not to act. The lookahead values tiles by what the observer knows (a tile it
-    has not seen counts as the average of those it has not seen), so nothing hidden
-    enters."""
-    from choco_envs.games.le_chocolat.greedy import Beliefs, claim_gain, lead, split_value
-
-    assert planes.action_planes is not None
-    split_limit = len(planes.action_planes.index) - N  # splits first, then the N claims
-    rng = Random(0)  # splitting draws nothing; apply wants an rng
-
-    def values(s: LeChocolatState, p: int) -> dict[int, float]:
-        card = game.card(s)
-        beliefs = Beliefs(game, s, p)
-        mine, theirs = beliefs.hand(s, p), beliefs.hand(s, 1 - p)
-        legal = game.legal_actions(s)
-        if s.phase == SPLIT:
-            return {a: split_value(game, card, beliefs, s, a, mine, theirs, rng) for a in legal}
-        before = lead(card, mine, theirs)
-        return {
-            a: claim_gain(card, beliefs, mine, theirs, s.chunk_at[a - split_limit], before)
-            for a in legal
-        }
-
-    return _action_value_encoder(
-        "derived",
-        planes,
-        DERIVED_CHANNELS,
-        values,
-        VALUE_SCALE,
-        "the planes, then each legal action's greedy value at its action place",
-    )
-
-
-def _action_value_encoder(
-    name: str,
-    prefix: Encoder[LeChocolatState],
-    channels: tuple[tuple[str, str], ...],
-    values: Callable[[LeChocolatState, int], dict[int, float]],
-    scale: float,
-    description: str,
-) -> Encoder[LeChocolatState]:
-    """``prefix``'s observation, then one plane per action-plane channel: for the seat to
-    act, each legal action's value (``values(s, p)``: action -> value) at the action's
-    place, as 1 for the best and 1 - (best - value) / ``scale`` for the others (not below
-    0); 0 elsewhere and for a seat that is not to act."""
-    place = prefix.action_planes
-    assert place is not None
-    layout = Layout()
-    for f in prefix.layout.fields:
-        layout.add(f.name, f.size, f.meaning, f.low, f.high)
-    for field, meaning in channels:
-        layout.add(field, 1, meaning)
-    base = prefix.shape[0]
-    board = len(channels) * grid.HEIGHT * grid.WIDTH
-
-    def fill(s: LeChocolatState, p: int, out: np.ndarray) -> None:
-        prefix.fill(s, p, out[:base])
-        if s.phase >= OVER or s.player != p:
-            out[base:] = 0.0
-            return
-        by_action = values(s, p)
-        top = max(by_action.values())
-        extra = np.zeros(board, dtype=np.float32)
-        for a, v in by_action.items():
-            extra[place.index[a]] = max(0.0, 1.0 - (top - v) / scale)
-        out[base:] = extra.reshape(len(channels), grid.HEIGHT, grid.WIDTH)
-
-    return Encoder(name, (layout.size, grid.HEIGHT, grid.WIDTH), layout, fill, description, place)
-
-
-#: the ``search`` planes after ``derived``'s, one per action-plane channel (same positions)
-SEARCH_CHANNELS = (
-    ("cut_right_search", "vertical cuts at their action place: the depth-3 search value"),
-    ("cut_below_search", "horizontal cuts at their action place: the depth-3 search value"),
-    ("claim_search", "claims at the chunk's top-left tile: the depth-3 search value"),
-)
-#: whole turns the ``search`` observation looks ahead
-SEARCH_DEPTH = 3
-
-
-def _search_encoder(
-    game: LeChocolatGame, derived: Encoder[LeChocolatState]
-) -> Encoder[LeChocolatState]:
-    """``"derived"``, then for the seat to act, every legal action's value to an
-    alpha-beta search of ``SEARCH_DEPTH`` whole turns (``search.action_values``, the
-    ``greedy:depth=3`` bot's own values), placed where ``action_planes`` scores that
-    action: 1 for the best, 1 - (best - value) / ``search.VALUE_WINDOW`` (2 VP) for the
-    others (not below 0), 0 off the legal actions and for a seat that is not to act. The
-    search values tiles by what the observer knows only, so nothing hidden enters. Many
-    times slower than ``"derived"`` (tens of milliseconds a decision): an observation for
-    a policy that reads a search, not for fast self-play."""
-    from choco_envs.games.le_chocolat.search import VALUE_WINDOW, action_values
-
-    return _action_value_encoder(
-        "search",
-        derived,
-        SEARCH_CHANNELS,
-        lambda s, p: action_values(game, s, SEARCH_DEPTH),
-        VALUE_WINDOW,
-        "the derived planes, then each legal action's depth-3 search value at its place",
-    )
+    return {"flat": flat, "planes": planes}

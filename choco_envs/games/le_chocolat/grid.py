@@ -1,5 +1,7 @@
 """Geometry of the 7x5 grid, precomputed once: every rectangle (chunk), its cells, and what
-each cut line makes of it, so that the rules never search the board.
+each cut line makes of it, so that the rules never search the board. A leaf module (it
+imports nothing), read by the rules, the encoders, records, render and the bots; its
+tables are tuples, never changed after import.
 
 Cells are numbered ``row * 7 + col`` (row 0..4 from the top, col 0..6 from the left) and
 named like a chess board turned on its side: column letter ``a..g``, row number ``1..5``
@@ -12,6 +14,9 @@ rows ``k`` and ``k+1``. A line cuts a chunk when it passes strictly through it.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
 
 WIDTH = 7
 HEIGHT = 5
@@ -34,27 +39,29 @@ def line_name(line: int) -> str:
     return f"horizontal line between rows {row + 1} and {row + 2}"
 
 
-def _build() -> tuple[list[tuple[int, int, int, int]], dict[tuple[int, int, int, int], int]]:
-    rects = [
+def _build() -> tuple[
+    tuple[tuple[int, int, int, int], ...], Mapping[tuple[int, int, int, int], int]
+]:
+    rects = tuple(
         (r0, c0, h, w)
         for r0 in range(HEIGHT)
         for c0 in range(WIDTH)
         for h in range(1, HEIGHT - r0 + 1)
         for w in range(1, WIDTH - c0 + 1)
-    ]
-    return rects, {r: i for i, r in enumerate(rects)}
+    )
+    return rects, MappingProxyType({r: i for i, r in enumerate(rects)})
 
 
 #: every rectangle as (top row, left column, height, width)
 RECTS, RECT_ID = _build()
 #: the whole grid, the one chunk at the start
 FULL = RECT_ID[(0, 0, HEIGHT, WIDTH)]
-SIZE = [h * w for (_, _, h, w) in RECTS]
-TOP_LEFT = [r0 * WIDTH + c0 for (r0, c0, _, _) in RECTS]
-RECT_CELLS = [
+SIZE = tuple(h * w for (_, _, h, w) in RECTS)
+TOP_LEFT = tuple(r0 * WIDTH + c0 for (r0, c0, _, _) in RECTS)
+RECT_CELLS = tuple(
     tuple((r0 + dr) * WIDTH + c0 + dc for dr in range(h) for dc in range(w))
     for (r0, c0, h, w) in RECTS
-]
+)
 
 
 def _cut(rect: int, line: int) -> tuple[int, int] | None:
@@ -72,14 +79,8 @@ def _cut(rect: int, line: int) -> tuple[int, int] | None:
 
 #: CUT[rect][line] = (first part, second part), the first holding the top-left cell, or
 #: None when the line does not pass through the rectangle
-CUT = [[_cut(r, line) for line in range(LINES)] for r in range(len(RECTS))]
+CUT = tuple(tuple(_cut(r, line) for line in range(LINES)) for r in range(len(RECTS)))
 #: lines that cut each rectangle, increasing
-CUT_LINES = [[line for line in range(LINES) if CUT[r][line] is not None] for r in range(len(RECTS))]
-#: rectangles of 3 or fewer tiles that one cut of a rectangle (or none) leaves, for lookahead
-SMALL_PIECES = [
-    sorted(
-        {p for line in CUT_LINES[r] for p in CUT[r][line] if SIZE[p] <= 3}  # type: ignore[union-attr]
-        | ({r} if SIZE[r] <= 3 else set())
-    )
-    for r in range(len(RECTS))
-]
+CUT_LINES = tuple(
+    tuple(line for line in range(LINES) if CUT[r][line] is not None) for r in range(len(RECTS))
+)

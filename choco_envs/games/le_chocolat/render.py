@@ -1,4 +1,5 @@
-"""Le Chocolat as text: the grid as one seat (or a spectator) sees it, and action names.
+"""Le Chocolat as text: the grid as one seat (or a spectator) sees it (action names are
+the rules' own, ``LeChocolatRules.action_to_string``).
 
 Each cell shows the face the viewer knows: a flavor's short name in capitals when it is
 face up, in lower case when it is the viewer's own tile whose flavor side is down (or any
@@ -9,31 +10,9 @@ chunks are separated by ``|`` and ``-``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from choco_envs.games.le_chocolat import grid
-
-if TYPE_CHECKING:
-    from choco_envs.games.le_chocolat.components import ScoringCard
-    from choco_envs.games.le_chocolat.rules import LeChocolatGame, LeChocolatState
-
-NUM_SPLIT_ACTIONS = grid.CELLS * grid.LINES
-
-
-def describe_action(s: LeChocolatState, action: int) -> str:
-    """``split a1 (7x5) on the vertical line between columns c and d`` / ``claim e5 (2)``."""
-    a = int(action)
-    if not 0 <= a < NUM_SPLIT_ACTIONS + grid.CELLS:
-        return f"no action {a}"
-    cell = a // grid.LINES if a < NUM_SPLIT_ACTIONS else a - NUM_SPLIT_ACTIONS
-    rect = s.chunk_at[cell]
-    what = f"{grid.cell_name(cell)}"
-    if rect >= 0:
-        _, _, h, w = grid.RECTS[rect]
-        what += f" ({h * w} tile{'s' if h * w > 1 else ''}: {h} row(s) x {w} col(s))"
-    if a < NUM_SPLIT_ACTIONS:
-        return f"split chunk {what} on the {grid.line_name(a % grid.LINES)}"
-    return f"claim chunk {what}"
+from choco_envs.games.le_chocolat.components import ScoringCard
+from choco_envs.games.le_chocolat.rules import CLAIM, OVER, LeChocolatRules, LeChocolatState
 
 
 def short_names(flavors: tuple[str, ...]) -> list[str]:
@@ -47,7 +26,7 @@ def short_names(flavors: tuple[str, ...]) -> list[str]:
     return out
 
 
-def cell_text(game: LeChocolatGame, s: LeChocolatState, c: int, viewer: int | None) -> str:
+def cell_text(game: LeChocolatRules, s: LeChocolatState, c: int, viewer: int | None) -> str:
     shorts = short_names(game.components.flavors)
     f = s.flavor[c]
     if s.up[c]:
@@ -70,7 +49,7 @@ def chunk_of_cells(s: LeChocolatState) -> list[int]:
     return out
 
 
-def grid_lines(game: LeChocolatGame, s: LeChocolatState, viewer: int | None) -> list[str]:
+def grid_lines(game: LeChocolatRules, s: LeChocolatState, viewer: int | None) -> list[str]:
     chunk = chunk_of_cells(s)
     lines = ["    " + "".join(f" {grid.COLUMN_NAMES[c]}  " for c in range(grid.WIDTH))]
     for row in range(grid.HEIGHT):
@@ -89,7 +68,7 @@ def grid_lines(game: LeChocolatGame, s: LeChocolatState, viewer: int | None) -> 
     return lines
 
 
-def card_text(game: LeChocolatGame, s: LeChocolatState) -> str:
+def card_text(game: LeChocolatRules, s: LeChocolatState) -> str:
     card = game.card(s)
     names = game.components.flavors
     parts = [f"{names[f]} {vp:+d} each" for f, vp in enumerate(card.each) if _scores_each(card, f)]
@@ -104,7 +83,7 @@ def _scores_each(card: ScoringCard, f: int) -> bool:
     return not in_set and not in_majority
 
 
-def hand_text(game: LeChocolatGame, s: LeChocolatState, seat: int, viewer: int | None) -> str:
+def hand_text(game: LeChocolatRules, s: LeChocolatState, seat: int, viewer: int | None) -> str:
     names = game.components.flavors
     known: list[str] = []
     unknown = 0
@@ -121,10 +100,8 @@ def hand_text(game: LeChocolatGame, s: LeChocolatState, seat: int, viewer: int |
     return text + (f"; {unknown} blank face(s) up, back unknown" if unknown else "")
 
 
-def render_state(game: LeChocolatGame, s: LeChocolatState, viewer: int | None) -> str:
+def state_to_string(game: LeChocolatRules, s: LeChocolatState, viewer: int | None) -> str:
     """What ``viewer`` (None: a spectator) may see."""
-    from choco_envs.games.le_chocolat.rules import CLAIM, OVER
-
     names = game.components.flavors
     view = "spectator" if viewer is None else f"player_{viewer}"
     lines = [f"Le Chocolat ({view}'s view) - {card_text(game, s)}"]

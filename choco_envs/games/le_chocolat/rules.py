@@ -5,12 +5,18 @@ chunk along a full straight line (while any chunk has 2 or more tiles), then the
 compulsory claim of exactly one chunk of 3 or fewer tiles if there is one. Claimed tiles
 are secretly peeked at; at the end blank/blank tiles are discarded and the scoring card
 decides. See docs/games/le_chocolat.md for the rulings and the action table.
+
+Besides the :class:`LeChocolatRules` methods, this module holds the pure helpers the bots
+call instead of copying a rule: :func:`score_hand` (the one scoring function),
+:func:`decode_action`, :data:`SMALL_PIECES` (the chunks a claim could take after one more
+cut), ``LeChocolatRules.unseen`` (what a seat has not seen) and ``LeChocolatState.knows``.
+It imports only the core, the component data and the grid's geometry.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -33,17 +39,87 @@ NUM_SPLIT_ACTIONS = grid.CELLS * grid.LINES
 NUM_ACTIONS = NUM_SPLIT_ACTIONS + grid.CELLS
 #: at most 34 splits (each adds a chunk, up to 35 single tiles) and 35 claims
 MAX_STEPS = (grid.CELLS - 1) + grid.CELLS
+#: "If there is a chunk of 3 or fewer tiles left at the end of a player's turn, they must
+#: claim all tiles in that chunk."
+CLAIM_LIMIT = 3
 #: the legal split actions of each rectangle when it is a chunk
-SPLIT_ACTIONS = [
-    [grid.TOP_LEFT[r] * grid.LINES + line for line in grid.CUT_LINES[r]]
+SPLIT_ACTIONS = tuple(
+    tuple(grid.TOP_LEFT[r] * grid.LINES + line for line in grid.CUT_LINES[r])
     for r in range(len(grid.RECTS))
-]
+)
 #: per rectangle, 10 bytes: 1 for each line that cuts it
-SPLIT_LINE_BYTES = [
+SPLIT_LINE_BYTES = tuple(
     bytes(int(line in grid.CUT_LINES[r]) for line in range(grid.LINES))
     for r in range(len(grid.RECTS))
-]
-CLAIM_LIMIT = 3
+)
+
+
+def _small_pieces(rect: int) -> tuple[int, ...]:
+    """The claimable rectangles (3 or fewer tiles) that ``rect`` is or that one cut of it
+    makes, increasing."""
+    pieces = {rect} if grid.SIZE[rect] <= CLAIM_LIMIT else set()
+    for line in grid.CUT_LINES[rect]:
+        parts = grid.CUT[rect][line]
+        assert parts is not None
+        pieces.update(p for p in parts if grid.SIZE[p] <= CLAIM_LIMIT)
+    return tuple(sorted(pieces))
+
+
+#: per rectangle, what a player could claim from that chunk on their coming turn
+SMALL_PIECES = tuple(_small_pieces(r) for r in range(len(grid.RECTS)))
+
+
+def split_action(cell: int, line: int) -> int:
+    """The action that cuts the chunk whose top-left tile is ``cell`` along ``line``."""
+    return cell * grid.LINES + line
+
+
+def claim_action(cell: int) -> int:
+    """The action that claims the chunk whose top-left tile is ``cell``."""
+    return NUM_SPLIT_ACTIONS + cell
+
+
+def decode_action(action: int) -> tuple[int, int, int]:
+    """(phase the action belongs to, top-left cell, cut line or -1): ``(SPLIT, cell,
+    line)`` or ``(CLAIM, cell, -1)``, for an action in 0..NUM_ACTIONS-1."""
+    if action < NUM_SPLIT_ACTIONS:
+        cell, line = divmod(action, grid.LINES)
+        return SPLIT, cell, line
+    return CLAIM, action - NUM_SPLIT_ACTIONS, -1
+
+
+class HandScore(NamedTuple):
+    """A hand's VP by the kinds of the scoring card; ``sum(score)`` is its total."""
+
+    each: float
+    sets: float
+    majority: float
+
+
+#: the names of the parts of a score, in ``score_breakdown`` and :class:`HandScore`
+SCORE_PARTS = HandScore._fields
+
+
+def score_hand(card: ScoringCard, mine: Sequence[float], theirs: Sequence[float]) -> HandScore:
+    """VP of a hand against the opponent's, both as tiles per flavor (blank/blank already
+    discarded). Final Scoring: "If a flavor doesn't have any special icons, score VP for
+    each tile of that flavor" (``each``, may be negative); "If 2 or more flavors are linked
+    by a chain icon, score VP for each complete set of those flavors you collect (1 of
+    each)" (``sets``); "If a flavor has a majority icon, the player with the most tiles of
+    that flavor scores VP ... In a tie, neither player scores" (``majority``: strictly
+    more). The one scoring function: the final score and every bot's valuation use it
+    (bots pass expected counts)."""
+    each: float = 0
+    for f, vp in card.per_tile:
+        each += vp * mine[f]
+    sets: float = 0
+    for members, vp in card.sets:
+        sets += vp * min([mine[f] for f in members])
+    majority: float = 0
+    for f, vp in card.majority:
+        if mine[f] > theirs[f]:
+            majority += vp
+    return HandScore(each, sets, majority)
 
 
 class LeChocolatState:
@@ -129,8 +205,9 @@ def _check_scoring_card_option(value: Any) -> str | None:
     return None
 
 
-class LeChocolatGame(Game[LeChocolatState]):
-    """Le Chocolat for exactly 2 players."""
+class LeChocolatRules(Game[LeChocolatState]):
+    """Le Chocolat for exactly 2 players: the rules (the encoders, records and text are
+    assembled in ``choco_envs.games.le_chocolat.LeChocolatGame``)."""
 
     spec: ClassVar[GameSpec] = GameSpec(
         env_id="le_chocolat_v0",
@@ -165,10 +242,6 @@ class LeChocolatGame(Game[LeChocolatState]):
         self.fixed_card: int | None = self._resolve_card(self.config["scoring_card"])
         self.num_actions = NUM_ACTIONS
         self.max_steps = MAX_STEPS
-        self.flavor_totals = list(self.components.flavor_counts)
-        from choco_envs.games.le_chocolat.encoding import make_encoders
-
-        self.encoders = make_encoders(self)
 
     def _resolve_card(self, choice: Any) -> int | None:
         names = self.components.card_names
@@ -253,7 +326,7 @@ class LeChocolatGame(Game[LeChocolatState]):
             self._claim_action(s, a)
 
     def _split(self, s: LeChocolatState, a: int) -> None:
-        cell, line = divmod(a, grid.LINES)
+        _, cell, line = decode_action(a)
         if s.phase != SPLIT:
             raise self.illegal(s, a, "the split is done; now claim one chunk of 3 or fewer tiles")
         rect = s.chunk_at[cell]
@@ -274,7 +347,7 @@ class LeChocolatGame(Game[LeChocolatState]):
         self._next_turn(s)
 
     def _claim_action(self, s: LeChocolatState, a: int) -> None:
-        cell = a - NUM_SPLIT_ACTIONS
+        _, cell, _ = decode_action(a)
         if s.phase != CLAIM:
             raise self.illegal(s, a, "a turn starts with a split while a chunk has 2+ tiles")
         rect = s.chunk_at[cell]
@@ -320,9 +393,10 @@ class LeChocolatGame(Game[LeChocolatState]):
         return counts
 
     def score_breakdown(self, s: LeChocolatState) -> dict[str, list[float]]:
+        """Each seat's :func:`score_hand` of the tiles it claimed, by part."""
         hands = [self.hand_counts(s, 0), self.hand_counts(s, 1)]
         parts = [score_hand(self.card(s), hands[p], hands[1 - p]) for p in (0, 1)]
-        return {k: [float(parts[0][k]), float(parts[1][k])] for k in ("each", "sets", "majority")}
+        return {k: [float(parts[0][i]), float(parts[1][i])] for i, k in enumerate(SCORE_PARTS)}
 
     def scores(self, s: LeChocolatState) -> list[float]:
         parts = self.score_breakdown(s)
@@ -336,9 +410,16 @@ class LeChocolatGame(Game[LeChocolatState]):
     def copy(self, s: LeChocolatState) -> LeChocolatState:
         return s.copy()
 
-    def unseen_tiles(self, s: LeChocolatState, player: int) -> list[int]:
-        """The cells whose tile ``player`` does not know (blank side up, not theirs)."""
-        return [c for c in range(grid.CELLS) if not s.knows(c, player)]
+    def unseen(self, s: LeChocolatState, player: int) -> tuple[list[int], list[int]]:
+        """What ``player`` has not seen: the cells whose tile it does not know (a blank
+        face up, on the table or in the opponent's hand), and the flavors (-1 for
+        blank/blank) of every tile it has not seen: those cells' tiles, then the boxed
+        tile's when it shows a blank face. A blank face fits any of them."""
+        cells = [c for c in range(grid.CELLS) if not s.knows(c, player)]
+        pool = [s.flavor[c] for c in cells]
+        if not s.box_up:
+            pool.append(s.box_flavor)
+        return cells, pool
 
     def determinize(self, s: LeChocolatState, player: int, rng: Rng) -> LeChocolatState:
         """Resample every tile ``player`` has not seen (blank side up on the table, in the
@@ -346,47 +427,30 @@ class LeChocolatGame(Game[LeChocolatState]):
         and every arrangement of them is equally likely. The pool is sorted before the
         shuffle, so the sample depends only on public knowledge and the rng."""
         d = s.copy()
-        cells = self.unseen_tiles(s, player)
-        pool = [s.flavor[c] for c in cells]
-        box_hidden = not s.box_up
-        if box_hidden:
-            pool.append(s.box_flavor)
+        cells, pool = self.unseen(s, player)
         # sort first: the sample then depends only on what the seat has seen and the rng,
         # never on the true arrangement (tests/bots/test_bots_hidden_info.py)
         pool.sort()
         rng.shuffle(pool)
         for c, f in zip(cells, pool, strict=False):
             d.flavor[c] = f
-        if box_hidden:
+        if not s.box_up:
             d.box_flavor = pool[-1]
         return d
 
-    # ------------------------------------------------------------------ records and text
-    def to_json(self, s: LeChocolatState) -> dict[str, Any]:
-        from choco_envs.games.le_chocolat.records import state_to_json
-
-        return state_to_json(self, s)
-
-    def from_json(self, d: Mapping[str, Any]) -> LeChocolatState:
-        from choco_envs.games.le_chocolat.records import state_from_json
-
-        return state_from_json(self, d)
-
+    # ------------------------------------------------------------------ names
     def action_to_string(self, s: LeChocolatState, action: int) -> str:
-        from choco_envs.games.le_chocolat.render import describe_action
-
-        return describe_action(s, action)
-
-    def state_to_string(self, s: LeChocolatState, player: int | None) -> str:
-        from choco_envs.games.le_chocolat.render import render_state
-
-        return render_state(self, s, player)
-
-
-def score_hand(card: ScoringCard, mine: list[int], theirs: list[int]) -> dict[str, int]:
-    """VP of a hand (tiles per flavor, blank/blank already discarded) against the
-    opponent's: per-tile values, complete chained sets, and strict majorities."""
-    each = sum(vp * n for vp, n in zip(card.each, mine, strict=True))
-    sets = sum(vp * min(mine[f] for f in members) for members, vp in card.sets)
-    majority = sum(vp for f, vp in card.majority if mine[f] > theirs[f])
-    return {"each": each, "sets": sets, "majority": majority}
+        """``split chunk a1 (35 tiles: 5 row(s) x 7 col(s)) on the vertical line between
+        columns c and d`` / ``claim chunk g3 (3 tiles: 3 row(s) x 1 col(s))``."""
+        a = int(action)
+        if not 0 <= a < NUM_ACTIONS:
+            return f"no action {a}"
+        kind, cell, line = decode_action(a)
+        rect = s.chunk_at[cell]
+        what = f"{grid.cell_name(cell)}"
+        if rect >= 0:
+            _, _, h, w = grid.RECTS[rect]
+            what += f" ({h * w} tile{'s' if h * w > 1 else ''}: {h} row(s) x {w} col(s))"
+        if kind == SPLIT:
+            return f"split chunk {what} on the {grid.line_name(line)}"
+        return f"claim chunk {what}"

@@ -9,7 +9,7 @@ import pytest
 
 from choco_envs.games.le_chocolat import LeChocolatGame
 from choco_envs.games.le_chocolat.components import DEFAULT_COMPONENTS, load_components
-from choco_envs.games.le_chocolat.rules import score_hand
+from choco_envs.games.le_chocolat.rules import HandScore, score_hand
 
 from .helpers import finished
 
@@ -29,8 +29,8 @@ def test_claires_example_scores_6_on_the_printed_card() -> None:
     majority: 6 VP"."""
     claire = hand(cashew=1, orange=2, macadamia=2, pistachio=1, raspberry=2)
     parts = score_hand(EXAMPLE, claire, hand(raspberry=5))
-    assert parts == {"each": 2 - 2, "sets": 6, "majority": 0}
-    assert sum(parts.values()) == 6
+    assert parts == HandScore(each=2 - 2, sets=6, majority=0)
+    assert sum(parts) == 6
 
 
 def test_claires_example_through_the_game() -> None:
@@ -49,28 +49,28 @@ def test_claires_example_through_the_game() -> None:
 def test_majority_tie_scores_nothing_for_either() -> None:
     """Final Scoring: "the player with the most tiles of that flavor scores VP. Their
     opponent scores nothing. In a tie, neither player scores." (RULINGS.md: strictly most)."""
-    assert score_hand(EXAMPLE, hand(raspberry=3), hand(raspberry=3))["majority"] == 0
-    assert score_hand(EXAMPLE, hand(raspberry=4), hand(raspberry=3))["majority"] == 5
-    assert score_hand(EXAMPLE, hand(raspberry=3), hand(raspberry=4))["majority"] == 0
-    assert score_hand(EXAMPLE, hand(), hand())["majority"] == 0
+    assert score_hand(EXAMPLE, hand(raspberry=3), hand(raspberry=3)).majority == 0
+    assert score_hand(EXAMPLE, hand(raspberry=4), hand(raspberry=3)).majority == 5
+    assert score_hand(EXAMPLE, hand(raspberry=3), hand(raspberry=4)).majority == 0
+    assert score_hand(EXAMPLE, hand(), hand()).majority == 0
 
 
 def test_chained_flavors_score_per_complete_set() -> None:
     """Final Scoring: "If 2 or more flavors are linked by a chain icon, score VP for each
     complete set of those flavors you collect (1 of each)"; single flavors of a chain
     score nothing on their own."""
-    assert score_hand(EXAMPLE, hand(orange=3, macadamia=1), hand())["sets"] == 3
-    assert score_hand(EXAMPLE, hand(orange=4), hand())["sets"] == 0
+    assert score_hand(EXAMPLE, hand(orange=3, macadamia=1), hand()).sets == 3
+    assert score_hand(EXAMPLE, hand(orange=4), hand()).sets == 0
     trio = load_components().cards[3]
     assert trio.name == "trio"
-    assert score_hand(trio, hand(almond=2, cashew=2, pistachio=1), hand())["sets"] == 6
-    assert score_hand(trio, hand(almond=2, cashew=2, pistachio=2), hand())["sets"] == 12
+    assert score_hand(trio, hand(almond=2, cashew=2, pistachio=1), hand()).sets == 6
+    assert score_hand(trio, hand(almond=2, cashew=2, pistachio=2), hand()).sets == 12
 
 
 def test_negative_values_subtract_per_tile() -> None:
     """Example card: "-2 VP per pistachio (Negative VP)"; scores may go below zero."""
-    assert score_hand(EXAMPLE, hand(pistachio=3), hand())["each"] == -6
-    assert sum(score_hand(EXAMPLE, hand(pistachio=3, almond=1), hand()).values()) == -5
+    assert score_hand(EXAMPLE, hand(pistachio=3), hand()).each == -6
+    assert sum(score_hand(EXAMPLE, hand(pistachio=3, almond=1), hand())) == -5
 
 
 def test_blank_blank_tiles_are_discarded_but_count_for_the_tie_break() -> None:
@@ -80,6 +80,7 @@ def test_blank_blank_tiles_are_discarded_but_count_for_the_tie_break() -> None:
     with_blanks = finished(game, ["almond", "blank", "blank", "blank"])
     without = finished(game, ["almond"], box="blank")
     assert game.scores(with_blanks)[0] == game.scores(without)[0] == 1
+    assert game.hand_counts(with_blanks, 0) == [1, 0, 0, 0, 0, 0], "blank/blank count as nothing"
     assert game.ranking_key(with_blanks, 0) == (1.0, 4.0)
 
 

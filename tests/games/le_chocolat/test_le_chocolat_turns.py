@@ -51,6 +51,7 @@ def test_first_split_cuts_the_grid_along_any_full_line(game: LeChocolatGame) -> 
     straight line between tiles": 6 vertical and 4 horizontal lines, nothing else."""
     s = fresh(game)
     assert game.legal_actions(s) == [split("a1", line) for line in range(10)]
+    assert np.flatnonzero(game.legal_mask(s)).tolist() == game.legal_actions(s)
     play(game, s, split("a1", vertical("c")))
     assert grid.RECTS[s.chunk_at[CELL["a1"]]] == (0, 0, 5, 3)
     assert grid.RECTS[s.chunk_at[CELL["d1"]]] == (0, 3, 5, 4)
@@ -64,10 +65,16 @@ def test_only_lines_through_a_chunk_are_legal(game: LeChocolatGame) -> None:
     s = play(game, fresh(game), split("a1", horizontal(2)))  # a1 7x2, a3 7x3
     legal = set(game.legal_actions(s))
     assert split("a1", horizontal(1)) in legal and split("a3", horizontal(3)) in legal
-    for bad in (split("a1", horizontal(3)), split("a3", horizontal(1)), split("b1", 0)):
+    refusals = [
+        (split("a1", horizontal(3)), "the horizontal line between rows 3 and 4 does not cut"),
+        (split("a3", horizontal(1)), "the horizontal line between rows 1 and 2 does not cut"),
+        (split("b1", 0), "no chunk has its top-left tile at b1"),
+        (split("g5", 0), "no chunk has its top-left tile at g5"),
+    ]
+    for bad, reason in refusals:
         assert bad not in legal
         before = s.copy()
-        with pytest.raises(IllegalActionError, match=str(bad)):
+        with pytest.raises(IllegalActionError, match=rf"action {bad} .*{reason}"):
             game.apply(s, bad, random.Random(0))
         assert s == before
 
@@ -91,8 +98,15 @@ def test_several_small_chunks_the_splitter_claims_exactly_one(game: LeChocolatGa
     assert s.player == 1 and s.phase == CLAIM
     assert game.legal_actions(s) == [claim("g1"), claim("g3")]
     assert np.flatnonzero(game.legal_mask(s)).tolist() == [claim("g1"), claim("g3")]
-    with pytest.raises(IllegalActionError):
-        game.apply(s, split("a1", 0), random.Random(0))
+    for bad, reason in (
+        (split("a1", 0), "the split is done"),
+        (claim("a1"), "that chunk has 30 tiles; only 3 or fewer"),
+        (claim("b1"), "no chunk has its top-left tile at b1"),
+    ):
+        before = s.copy()
+        with pytest.raises(IllegalActionError, match=reason):
+            game.apply(s, bad, random.Random(0))
+        assert s == before
     play(game, s, claim("g1"))
     assert s.claimed == [0, 2] and s.chunk_at[CELL["g3"]] >= 0, "the other chunk stays"
     assert s.player == 0 and s.phase == SPLIT
@@ -105,6 +119,8 @@ def test_split_stays_compulsory_with_a_small_chunk_on_the_table(game: LeChocolat
     legal = game.legal_actions(s)
     assert claim("g3") not in legal and all(a < 350 for a in legal)
     assert split("g3", horizontal(3)) in legal
+    with pytest.raises(IllegalActionError, match="a turn starts with a split"):
+        game.apply(s, claim("g3"), random.Random(0))
     play(game, s, split("a1", horizontal(4)))  # a5: 6 tiles; nothing new is small
     assert s.owner[CELL["g3"]] == 0, "g3 was the only small chunk: seat 0 claimed it"
     assert s.claimed == [3, 2] and s.player == 1 and s.phase == SPLIT
@@ -148,7 +164,9 @@ def test_random_games_claim_every_tile_within_max_steps(game: LeChocolatGame) ->
         while not game.is_over(s):
             covered = sorted(c for r in s.chunk_at if r >= 0 for c in grid.RECT_CELLS[r])
             assert covered == [c for c in range(35) if s.owner[c] == -1]
-            game.apply(s, rng.choice(game.legal_actions(s)), rng)
+            legal = game.legal_actions(s)
+            assert np.flatnonzero(game.legal_mask(s)).tolist() == legal
+            game.apply(s, rng.choice(legal), rng)
             steps += 1
         assert steps <= game.max_steps == 69
         assert sum(s.claimed) == 35 and -1 not in s.owner
