@@ -1,4 +1,5 @@
-"""What the page shows of a game: one module per game, each with
+"""What the page shows of a game: each game's render module (``choco_envs.games.<game>.
+render``) has
 
 * ``view(game, state, seat: int | None) -> dict``: JSON-ready, built only from what
   ``seat`` may see (None: a spectator, public information only; once the game is over,
@@ -6,50 +7,29 @@
 * ``target(game, state, action) -> dict | None``: where a legal move of the seat to act is
   made on the drawn board (None: only in the move list).
 
-A game without its own module (or whose board is not drawn yet) gets :mod:`.text`: its
+A game whose render module has no ``view`` (its board is not drawn) gets :mod:`.text`: its
 seat's ``state_to_string`` cut into labelled blocks, which relies on the game's contract
 that the text shows only what the seat may see.
-
-The module is found from the game's folder (``choco_envs.games.<folder>``), so a new
-version of a game keeps its view. These functions are meant to move into each game's
-``render.py``; nothing else in the package imports them.
 """
 
 from __future__ import annotations
 
 import importlib
+import sys
 from types import ModuleType
 from typing import Any
 
-#: game folder -> module with view() and target()
-VIEW_MODULES: dict[str, str] = {
-    "chocolates": "choco_envs.web.views.chocolates",
-    "le_chocolat": "choco_envs.web.views.le_chocolat",
-    "chocolatiers": "choco_envs.web.views.chocolatiers",
-    "chocolate_factory": "choco_envs.web.views.chocolate_factory",
-}
-FALLBACK = "choco_envs.web.views.text"
-
-
-def game_folder(game: Any) -> str:
-    """``chocolates`` for a game whose class lives in ``choco_envs.games.chocolates``."""
-    parts = type(game).__module__.split(".")
-    if len(parts) >= 3 and parts[:2] == ["choco_envs", "games"]:
-        return parts[2]
-    return ""
-
-
-_MODULES: dict[type, ModuleType] = {}
+from choco_envs.web.views import text
 
 
 def view_module(game: Any) -> ModuleType:
-    """The view module of ``game``'s class (looked up once per class)."""
-    cls = type(game)
-    module = _MODULES.get(cls)
-    if module is None:
-        module = importlib.import_module(VIEW_MODULES.get(game_folder(game), FALLBACK))
-        _MODULES[cls] = module
-    return module
+    """The render module of ``game``'s package when it draws a view, else the text one."""
+    package = sys.modules[type(game).__module__].__package__ or ""
+    try:
+        module = importlib.import_module(f"{package}.render")
+    except ModuleNotFoundError:
+        return text
+    return module if callable(getattr(module, "view", None)) else text
 
 
 def view(game: Any, state: Any, seat: int | None) -> dict[str, Any]:
