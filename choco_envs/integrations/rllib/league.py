@@ -21,6 +21,7 @@ joins the league, at most ``pool_size`` of them (the oldest slot is then overwri
 
 from __future__ import annotations
 
+import functools
 import random
 import zlib
 from dataclasses import dataclass, field, replace
@@ -91,6 +92,14 @@ class League:
 def bot_spec(module_id: str) -> str | None:
     """The bot spec of a ``bot_<spec>`` module id (None for a network module)."""
     return module_id[len(BOT_PREFIX) :] if module_id.startswith(BOT_PREFIX) else None
+
+
+def _set_module_weights(module_id: str, weights: dict[str, Any], env_runner: Any) -> None:
+    """Load ``weights`` into ``module_id`` of an EnvRunner (the keys its module has:
+    EnvRunners hold inference-only modules)."""
+    module = env_runner.module[module_id]
+    own = module.state_dict()
+    module.set_state({k: weights[k] for k in own if k in weights})
 
 
 def _sub_env(env: Any, env_index: int) -> Any:
@@ -186,10 +195,11 @@ class LeagueCallback(RLlibCallback):
                 new_should_module_be_updated=[MAIN],
             )
         algorithm.learner_group.set_weights({slot: weights})
-        algorithm.env_runner_group.sync_weights(
-            from_worker_or_learner_group=algorithm.learner_group,
-            policies=[slot],
-            inference_only=True,
+        # Copied straight into every EnvRunner's module and waited for: RLlib's
+        # sync_weights skips a state whose weights_seq_no the runner already has (this
+        # iteration's), which would leave a fresh slot with its random weights.
+        algorithm.env_runner_group.foreach_env_runner(
+            functools.partial(_set_module_weights, slot, weights), local_env_runner=True
         )
         self.history.append((iteration, slot, win_rate))
         print(

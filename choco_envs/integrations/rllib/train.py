@@ -241,6 +241,17 @@ def scalars(result: dict[str, Any], elapsed: float) -> dict[str, float]:
     return out
 
 
+def league_callback(algo: Any) -> Any:
+    """The driver's LeagueCallback of ``algo`` (None if it has none)."""
+    from choco_envs.integrations.rllib.league import LeagueCallback
+
+    callbacks = getattr(algo, "callbacks", None)
+    for cb in callbacks if isinstance(callbacks, list) else [callbacks]:
+        if isinstance(cb, LeagueCallback):
+            return cb
+    return None
+
+
 def train(args: Args, command: str = "") -> Path:
     """Train; return the path of the exported checkpoint."""
     import torch
@@ -306,8 +317,12 @@ def train(args: Args, command: str = "") -> Path:
         rllib_dir = (run_dir / RLLIB_DIR).resolve()
         algo.save_to_path(str(rllib_dir))
         (rllib_dir / ARGS_FILE).write_text(json.dumps(dataclasses.asdict(args), indent=1))
+    league = league_callback(algo)
     training = {
         "command": command,
+        "snapshots": [] if league is None else [
+            {"iteration": i, "module": m, "win_rate": round(w, 4)} for i, m, w in league.history
+        ],
         "iterations": iteration,
         "minutes": round(minutes, 2),
         "game_steps": game_steps,
