@@ -26,8 +26,8 @@ from choco_envs.integrations.checkpoint import actor_critic, game_facts, save_po
 
 
 def play_game(env, model, seed: int) -> list[tuple]:
-    """One self-play game: (obs, mask, action, log-prob, value, own final reward) for
-    every decision, each credited with its own seat's reward."""
+    """One self-play game: (obs, mask, action, log-prob, value, own final reward, agent)
+    for every decision, each credited with its own seat's reward."""
     env.reset(seed=seed)
     decisions: dict[str, list] = {a: [] for a in env.possible_agents}
     while not all(env.terminations.values()):
@@ -39,7 +39,7 @@ def play_game(env, model, seed: int) -> list[tuple]:
             action, logp, _, value = model.get_action_and_value(obs, mask)
         decisions[agent].append((obs[0], mask[0], int(action), float(logp), float(value)))
         env.step(int(action))
-    return [(*d, float(env.rewards[agent])) for agent, ds in decisions.items() for d in ds]
+    return [(*d, float(env.rewards[agent]), agent) for agent, ds in decisions.items() for d in ds]
 
 
 def ppo_update(model, optim, rows: list[tuple], epochs: int = 4, minibatch: int = 256) -> float:
