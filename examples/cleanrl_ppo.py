@@ -65,7 +65,9 @@ def ppo_update(model, optim, rows: list[tuple], epochs: int = 4, minibatch: int 
 
 
 def main(argv: list[str] | None = None) -> str:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--env-id", default="chocolates_v0")
     p.add_argument("--options", nargs="*", default=[], help="game options key=value")
     p.add_argument("--total-steps", type=int, default=50_000, help="env steps (all seats)")
@@ -90,12 +92,21 @@ def main(argv: list[str] | None = None) -> str:
         steps += len(game)
         if len(rows) >= args.steps_per_update or steps >= args.total_steps:
             mean = np.mean([r[5] for r in rows])
-            print(f"{steps} steps: update on {len(rows)} decisions (mean reward {mean:+.2f}), "
-                  f"loss {ppo_update(model, optim, rows):.3f}")
+            print(
+                f"{steps} steps: update on {len(rows)} decisions (mean reward {mean:+.2f}), "
+                f"loss {ppo_update(model, optim, rows):.3f}"
+            )
             rows = []
     model.eval()
-    path = save_policy(args.save_path, model, args.env_id, options, "flat", steps,
-                       training={"engine": "examples/cleanrl_ppo.py", "argv": argv})
+    path = save_policy(
+        args.save_path,
+        model,
+        args.env_id,
+        options,
+        "flat",
+        steps,
+        training={"engine": "examples/cleanrl_ppo.py", "argv": argv},
+    )
     print(f"saved {path}")
     return str(path)
 

@@ -35,7 +35,9 @@ DEFAULTS = {
 
 def main(argv: list[str] | None = None) -> str:
     argv = sys.argv[1:] if argv is None else argv
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     add_arguments(parser)
     parser.add_argument("--arena-games", type=int, default=20, help="games against greedy")
     ns = parser.parse_args(argv)
@@ -49,8 +51,19 @@ def main(argv: list[str] | None = None) -> str:
 
     options = [f"{k}={v}" for k, v in args.options.items() if k != "num_players"]
     players = args.options.get("num_players")
-    command = ["eval", "--env", args.env_id, "--bots", f"policy:{path}", "greedy",
-               "--games", str(ns.arena_games), "--seed", "1", "--quiet"]
+    command = [
+        "eval",
+        "--env",
+        args.env_id,
+        "--bots",
+        f"policy:{path}",
+        "greedy",
+        "--games",
+        str(ns.arena_games),
+        "--seed",
+        "1",
+        "--quiet",
+    ]
     command += ["--players", str(players)] if players else []
     for option in options:
         command += ["--env-option", option]

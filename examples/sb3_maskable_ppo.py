@@ -37,7 +37,9 @@ def win_rate(model: MaskablePPO, env: SingleAgentEnv, games: int, seed: int) -> 
 
 
 def main(argv: list[str] | None = None) -> float:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--env-id", default="chocolates_v0")
     p.add_argument("--options", nargs="*", default=[], help="game options key=value")
     p.add_argument("--opponents", nargs="+", default=["random", "greedy"])
@@ -50,12 +52,21 @@ def main(argv: list[str] | None = None) -> float:
     options = {k: _value(v) for k, v in (o.split("=", 1) for o in args.options)}
     env = SingleAgentEnv(args.env_id, opponents=args.opponents, **options)
     model = MaskablePPO(
-        "MlpPolicy", env, n_steps=args.n_steps, batch_size=min(64, args.n_steps),
-        gamma=1.0, seed=args.seed, verbose=0,
+        "MlpPolicy",
+        env,
+        n_steps=args.n_steps,
+        batch_size=min(64, args.n_steps),
+        gamma=1.0,
+        seed=args.seed,
+        verbose=0,
     )
     model.learn(total_timesteps=args.total_timesteps)
-    rate = win_rate(model, SingleAgentEnv(args.env_id, opponents="random", **options),
-                    args.eval_games, args.seed + 1000)
+    rate = win_rate(
+        model,
+        SingleAgentEnv(args.env_id, opponents="random", **options),
+        args.eval_games,
+        args.seed + 1000,
+    )
     print(f"win rate vs random: {rate:.3f} over {args.eval_games} games")
     return rate
 

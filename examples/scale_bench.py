@@ -24,7 +24,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-LEAGUE = {"league_self_play": 0.4, "league_past": 0.2, "league_bots": {"random": 0.7, "greedy": 0.3}}
+LEAGUE = {
+    "league_self_play": 0.4,
+    "league_past": 0.2,
+    "league_bots": {"random": 0.7, "greedy": 0.3},
+}
 
 
 def home_made(env_id: str, steps: int, workdir: Path) -> dict[str, Any]:
@@ -34,12 +38,39 @@ def home_made(env_id: str, steps: int, workdir: Path) -> dict[str, Any]:
 
     save = workdir / "home.safetensors"
     command = [
-        "train", "--env-id", env_id, "--options", "num_players=2", "--total-timesteps",
-        str(steps), "--num-envs", "64", "--num-steps", "32", "--num-workers", "0",
-        "--league-self-play", "0.4", "--league-past", "0.2", "--league-bots", "random=0.7",
-        "--league-bots", "greedy=0.3", "--eval-every", "0", "--final-eval-games", "0",
-        "--track", "false", "--progress", "false", "--save-path", str(save),
-        "--run-name", "scale_bench_home",
+        "train",
+        "--env-id",
+        env_id,
+        "--options",
+        "num_players=2",
+        "--total-timesteps",
+        str(steps),
+        "--num-envs",
+        "64",
+        "--num-steps",
+        "32",
+        "--num-workers",
+        "0",
+        "--league-self-play",
+        "0.4",
+        "--league-past",
+        "0.2",
+        "--league-bots",
+        "random=0.7",
+        "--league-bots",
+        "greedy=0.3",
+        "--eval-every",
+        "0",
+        "--final-eval-games",
+        "0",
+        "--track",
+        "false",
+        "--progress",
+        "false",
+        "--save-path",
+        str(save),
+        "--run-name",
+        "scale_bench_home",
     ]
     start = time.time()
     choco(command)
@@ -103,7 +134,9 @@ def rllib(env_id: str, runners: int, seconds: float) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--env-id", default="chocolates_v0")
     p.add_argument("--seconds", type=float, default=60.0, help="measured time per RLlib row")
     p.add_argument("--home-steps", type=int, default=40_960, help="env steps of the home-made run")

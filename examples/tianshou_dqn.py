@@ -99,14 +99,19 @@ def win_rate_vs_random(policy, env_id: str, options: dict, games: int, seed: int
         env = PettingZooEnv(aec)
         bot = make("random", env_id=env_id, seed=seed + g)
         me = g % len(env.agents)
-        choose = lambda seat, obs: act(policy, obs, False) if seat == me else bot.act(aec)  # noqa: E731
+
+        def choose(seat: int, obs: dict, me: int = me, bot=bot, aec=aec) -> int:
+            return act(policy, obs, False) if seat == me else bot.act(aec)
+
         _, final = play_game(env, choose, seed + g)
         wins += final[me] > 0
     return wins / games
 
 
 def main(argv: list[str] | None = None) -> float:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--env-id", default="chocolates_v0")
     p.add_argument("--options", nargs="*", default=[], help="game options key=value")
     p.add_argument("--games", type=int, default=300, help="self-play games to train on")
@@ -118,7 +123,8 @@ def main(argv: list[str] | None = None) -> float:
     args = p.parse_args(argv)
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
-    np.random.seed(args.seed)  # Tianshou's exploration draws from numpy's global generator
+    # Tianshou's exploration draws from numpy's global generator
+    np.random.seed(args.seed)  # noqa: NPY002
     options = {k: _value(v) for k, v in (o.split("=", 1) for o in args.options)}
     env = PettingZooEnv(choco_envs.make(args.env_id, **options))
     policy = make_policy(env, args.hidden, args.eps)

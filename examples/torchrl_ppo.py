@@ -53,7 +53,10 @@ def make_actor(env: PettingZooWrapper, hidden: int) -> tuple[ProbabilisticActor,
     obs_size = env.observation_spec[OBS].shape[-1]
     num_actions = env.full_action_spec[ACTION].space.n
     net = nn.Sequential(
-        nn.Linear(obs_size, hidden), nn.Tanh(), nn.Linear(hidden, hidden), nn.Tanh(),
+        nn.Linear(obs_size, hidden),
+        nn.Tanh(),
+        nn.Linear(hidden, hidden),
+        nn.Tanh(),
         nn.Linear(hidden, num_actions),
     )
     logits = TensorDictModule(net, in_keys=[OBS], out_keys=[(GROUP, "logits")])
@@ -146,7 +149,9 @@ def win_rate_vs_random(net: nn.Module, env_id: str, options: dict, games: int, s
 
 
 def main(argv: list[str] | None = None) -> float:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--env-id", default="chocolates_v0")
     p.add_argument("--options", nargs="*", default=[], help="game options key=value (ints as ints)")
     p.add_argument("--total-steps", type=int, default=20_000, help="env steps (all seats)")
@@ -160,7 +165,9 @@ def main(argv: list[str] | None = None) -> float:
     torch.manual_seed(args.seed)
     env = make_env(args.env_id, options, args.seed)
     actor, net = make_actor(env, args.hidden)
-    critic = nn.Sequential(nn.Linear(net[0].in_features, args.hidden), nn.Tanh(), nn.Linear(args.hidden, 1))
+    critic = nn.Sequential(
+        nn.Linear(net[0].in_features, args.hidden), nn.Tanh(), nn.Linear(args.hidden, 1)
+    )
     optim = torch.optim.Adam([*net.parameters(), *critic.parameters()], lr=3e-4)
     done_steps = 0
     while done_steps < args.total_steps:
@@ -170,7 +177,9 @@ def main(argv: list[str] | None = None) -> float:
         decisions = seat_decisions(rollout)
         if len(decisions.ret):
             loss = ppo_update(net, critic, optim, decisions)
-            print(f"{done_steps} steps: {len(decisions.ret)} decisions of finished games, loss {loss:.3f}")
+            print(
+                f"{done_steps} steps: {len(decisions.ret)} decisions of finished games, loss {loss:.3f}"
+            )
     rate = win_rate_vs_random(net, args.env_id, options, args.eval_games, args.seed + 1000)
     print(f"win rate vs random: {rate:.3f} over {args.eval_games} games")
     return rate

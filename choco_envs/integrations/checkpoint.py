@@ -21,9 +21,7 @@ def game_facts(env_id: str, options: dict[str, Any], encoder: str) -> dict[str, 
     return {
         "env_id": env_id,
         "version": int(game.spec.version),
-        "options": {
-            k: v for k, v in game.config.items() if isinstance(v, (bool, int, float, str))
-        },
+        "options": {k: v for k, v in game.config.items() if isinstance(v, (bool, int, float, str))},
         "encoder": encoder,
         "observation_shape": [int(x) for x in game.encoder(encoder).shape],
         "num_actions": int(game.num_actions),

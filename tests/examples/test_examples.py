@@ -39,24 +39,49 @@ def load(name: str, *needs: str) -> ModuleType:
 @pytest.mark.parametrize("env_id", ENVS)
 def test_torchrl_example_runs(env_id: str) -> None:
     m = load("torchrl_ppo", "torchrl", "tensordict")
-    rate = m.main(["--env-id", env_id, "--total-steps", "150", "--rollout-steps", "150",
-                   "--hidden", "32", "--eval-games", "1"])
+    rate = m.main(
+        [
+            "--env-id",
+            env_id,
+            "--total-steps",
+            "150",
+            "--rollout-steps",
+            "150",
+            "--hidden",
+            "32",
+            "--eval-games",
+            "1",
+        ]
+    )
     assert 0.0 <= rate <= 1.0
 
 
 @pytest.mark.parametrize("env_id", ENVS)
 def test_tianshou_example_runs(env_id: str) -> None:
     m = load("tianshou_dqn", "tianshou")
-    rate = m.main(["--env-id", env_id, "--games", "2", "--games-per-update", "1",
-                   "--hidden", "32", "--eval-games", "1"])
+    rate = m.main(
+        [
+            "--env-id",
+            env_id,
+            "--games",
+            "2",
+            "--games-per-update",
+            "1",
+            "--hidden",
+            "32",
+            "--eval-games",
+            "1",
+        ]
+    )
     assert 0.0 <= rate <= 1.0
 
 
 @pytest.mark.parametrize("env_id", ENVS)
 def test_sb3_example_runs(env_id: str) -> None:
     m = load("sb3_maskable_ppo", "sb3_contrib")
-    rate = m.main(["--env-id", env_id, "--total-timesteps", "64", "--n-steps", "64",
-                   "--eval-games", "1"])
+    rate = m.main(
+        ["--env-id", env_id, "--total-timesteps", "64", "--n-steps", "64", "--eval-games", "1"]
+    )
     assert 0.0 <= rate <= 1.0
 
 
@@ -66,8 +91,20 @@ def test_cleanrl_example_runs_and_its_file_plays_in_the_arena(env_id: str, tmp_p
     from choco_envs.arena import run_arena
 
     m = load("cleanrl_ppo")
-    path = m.main(["--env-id", env_id, "--total-steps", "100", "--steps-per-update", "100",
-                   "--hidden", "32", "--save-path", str(tmp_path / "p.safetensors")])
+    path = m.main(
+        [
+            "--env-id",
+            env_id,
+            "--total-steps",
+            "100",
+            "--steps-per-update",
+            "100",
+            "--hidden",
+            "32",
+            "--save-path",
+            str(tmp_path / "p.safetensors"),
+        ]
+    )
     report = run_arena(env_id, [f"policy:{path}", "random"], games=1, seed=1, progress=False)
     assert report["games_played"] >= 1
 
@@ -84,10 +121,30 @@ def test_rllib_example_runs(env_id: str, tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.chdir(tmp_path)
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
-        path = m.main(["--env-id", env_id, "--iterations", "1", "--train-batch-size", "200",
-                       "--minibatch-size", "100", "--num-epochs", "1", "--hidden", "32",
-                       "--final-eval-games", "1", "--arena-games", "1", "--rllib-checkpoint",
-                       "false", "--track", "false"])
+        path = m.main(
+            [
+                "--env-id",
+                env_id,
+                "--iterations",
+                "1",
+                "--train-batch-size",
+                "200",
+                "--minibatch-size",
+                "100",
+                "--num-epochs",
+                "1",
+                "--hidden",
+                "32",
+                "--final-eval-games",
+                "1",
+                "--arena-games",
+                "1",
+                "--rllib-checkpoint",
+                "false",
+                "--track",
+                "false",
+            ]
+        )
     finally:
         ray.shutdown()
     _, meta = load_policy(path, env_id)
@@ -125,13 +182,15 @@ def test_torchrl_credits_each_seat_with_its_own_final_reward() -> None:
 
 def test_tianshou_credits_each_seat_with_its_own_final_reward() -> None:
     m = load("tianshou_dqn", "tianshou")
-    import choco_envs
     from tianshou.env import PettingZooEnv
+
+    import choco_envs
 
     env = PettingZooEnv(choco_envs.make("le_chocolat_v0"))
     rng = random.Random(0)
     other_seat_lost = 0
     for game in range(10):
+
         def choose(seat, obs):
             return rng.choice(np.flatnonzero(obs["mask"]).tolist())
 
@@ -160,7 +219,9 @@ def test_sb3_learner_gets_its_own_reward_when_an_opponent_ends_the_game() -> Non
         done, reward = False, 0.0
         while not done:
             steps_before = env.env_steps
-            _, reward, done, _, _ = env.step(rng.choice(np.flatnonzero(env.action_masks()).tolist()))
+            _, reward, done, _, _ = env.step(
+                rng.choice(np.flatnonzero(env.action_masks()).tolist())
+            )
         aec = env.aec
         assert reward == aec.rewards[env.learner_agent]
         endings["learner" if env.env_steps == steps_before + 1 else "opponent"] += 1

@@ -128,7 +128,13 @@ def episode(i: int) -> SimpleNamespace:
 
 
 def test_league_maps_every_seat_of_a_game_consistently() -> None:
-    league = League(4, self_play=0.2, past=0.4, bots={"random": 1, "greedy": 3}, snapshots=("main_v1", "main_v2"))
+    league = League(
+        4,
+        self_play=0.2,
+        past=0.4,
+        bots={"random": 1, "greedy": 3},
+        snapshots=("main_v1", "main_v2"),
+    )
     kinds: dict[str, int] = {}
     for i in range(2000):
         seats = league.seats(f"episode-{i}")
@@ -164,7 +170,9 @@ def test_league_settings_are_checked(kwargs: dict) -> None:
 # ---------------------------------------------------------------------- export
 
 
-def decision_states(env_id: str, options: dict, count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def decision_states(
+    env_id: str, options: dict, count: int, seed: int
+) -> tuple[np.ndarray, np.ndarray]:
     """``count`` decision points of random games: (observations, masks)."""
     env = make(env_id, options)
     rng = random.Random(seed)
@@ -185,7 +193,9 @@ def randomized_module(env: ChocoMultiAgentEnv, hidden: tuple[int, ...], seed: in
     from choco_envs.integrations.rllib.module import module_spec
 
     torch.manual_seed(seed)
-    module = module_spec(hidden, env.observation_spaces["player_0"], env.action_spaces["player_0"]).build()
+    module = module_spec(
+        hidden, env.observation_spaces["player_0"], env.action_spaces["player_0"]
+    ).build()
     with torch.no_grad():
         for p in module.parameters():
             p.normal_(0.0, 0.3)
@@ -193,7 +203,9 @@ def randomized_module(env: ChocoMultiAgentEnv, hidden: tuple[int, ...], seed: in
 
 
 @pytest.mark.parametrize(("env_id", "options"), ENVS)
-def test_exported_actor_critic_chooses_the_modules_action_on_1000_states(env_id: str, options: dict) -> None:
+def test_exported_actor_critic_chooses_the_modules_action_on_1000_states(
+    env_id: str, options: dict
+) -> None:
     from choco_envs.integrations.checkpoint import game_facts
     from choco_envs.integrations.rllib.module import module_logits, to_actor_critic
 
@@ -203,7 +215,9 @@ def test_exported_actor_critic_chooses_the_modules_action_on_1000_states(env_id:
     encoder = options.get("observation", "flat")
     rule_options = {k: v for k, v in options.items() if k != "observation"}
     facts = game_facts(env_id, rule_options, encoder)
-    model = to_actor_critic(module.state_dict(), tuple(facts["observation_shape"]), facts["num_actions"], hidden)
+    model = to_actor_critic(
+        module.state_dict(), tuple(facts["observation_shape"]), facts["num_actions"], hidden
+    )
     obs, masks = decision_states(env_id, options, 1000, seed=5)
     obs_t, mask_t = torch.from_numpy(obs), torch.from_numpy(masks)
     rllib_logits = module_logits(module, obs_t, mask_t)
@@ -219,5 +233,7 @@ def test_exported_actor_critic_chooses_the_modules_action_on_1000_states(env_id:
     with torch.no_grad():
         batch = {"obs": {OBS_KEY: obs_t[:50], MASK_KEY: mask_t[:50]}}
         values = module.compute_values(batch)
-        _, own_values = model(obs_t[:50].reshape(50, *facts["observation_shape"]), mask_t[:50].bool())
+        _, own_values = model(
+            obs_t[:50].reshape(50, *facts["observation_shape"]), mask_t[:50].bool()
+        )
     torch.testing.assert_close(values, own_values, rtol=1e-5, atol=1e-5)

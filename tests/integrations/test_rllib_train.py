@@ -48,7 +48,9 @@ def local_ray():
     ("env_id", "options", "runners"),
     [("chocolates_v0", {"num_players": 2}, 0), ("le_chocolat_v0", {}, 1)],
 )
-def test_train_export_and_play(local_ray, tmp_path: Path, monkeypatch, env_id, options, runners) -> None:
+def test_train_export_and_play(
+    local_ray, tmp_path: Path, monkeypatch, env_id, options, runners
+) -> None:
     from ray.rllib.core.rl_module.rl_module import RLModule
 
     from choco_envs.cli import main as choco
@@ -93,8 +95,20 @@ def test_train_export_and_play(local_ray, tmp_path: Path, monkeypatch, env_id, o
     # one arena game with the exported file
     report = tmp_path / "arena.json"
     code = choco(
-        ["eval", "--env", env_id, "--bots", f"policy:{path}", "greedy", "--games", "1",
-         "--seed", "1", "--json", str(report)]
+        [
+            "eval",
+            "--env",
+            env_id,
+            "--bots",
+            f"policy:{path}",
+            "greedy",
+            "--games",
+            "1",
+            "--seed",
+            "1",
+            "--json",
+            str(report),
+        ]
     )
     assert code == 0
     games = json.loads(report.read_text())["games_played"]
@@ -127,8 +141,20 @@ def test_config_file_and_flags(tmp_path: Path) -> None:
     config.write_text("env_id: le_chocolat_v0\nhidden: [64, 64]\nleague_bots: {greedy: 1}\n")
     parser = argparse.ArgumentParser()
     add_arguments(parser)
-    args = build(parser.parse_args(["--config", str(config), "--num-env-runners", "2",
-                                    "--league-bots", "random=0.5", "--rllib-checkpoint", "false"]))
+    args = build(
+        parser.parse_args(
+            [
+                "--config",
+                str(config),
+                "--num-env-runners",
+                "2",
+                "--league-bots",
+                "random=0.5",
+                "--rllib-checkpoint",
+                "false",
+            ]
+        )
+    )
     assert args.env_id == "le_chocolat_v0" and args.hidden == (64, 64)
     assert args.num_env_runners == 2 and args.rllib_checkpoint is False
     assert args.league_bots == {"greedy": 1, "random": 0.5}
@@ -136,3 +162,24 @@ def test_config_file_and_flags(tmp_path: Path) -> None:
     with pytest.raises(ConfigError):
         build(parser.parse_args(["--config", str(config)]))
     assert np.isfinite(args.lr)
+
+
+def test_address_joins_a_cluster_and_ships_this_package(monkeypatch) -> None:
+    """``--address`` joins a running Ray (checked by hand against `ray start --head`,
+    docs/scale.md) and uploads this choco_envs to its workers unless told not to."""
+    import ray
+
+    import choco_envs
+    from choco_envs.integrations.rllib.train import init_ray
+
+    calls = []
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", lambda **kw: calls.append(kw))
+    init_ray(Args(address="auto"))
+    init_ray(Args(address="ray://head:10001", ship_package=False))
+    package = str(Path(choco_envs.__file__).resolve().parent)
+    assert calls[0]["address"] == "auto"
+    assert calls[0]["runtime_env"] == {"py_modules": [package]}
+    assert calls[1]["address"] == "ray://head:10001" and calls[1]["runtime_env"] is None
+    init_ray(Args(num_cpus=2))
+    assert calls[2]["num_cpus"] == 2 and "address" not in calls[2]

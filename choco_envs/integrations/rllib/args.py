@@ -35,6 +35,9 @@ class Args:
     address: str = ""
     """Ray cluster to join (`auto` on a cluster node, or `ray://HEAD:10001`); empty: start
     a local Ray with num_cpus CPUs"""
+    ship_package: bool = True
+    """with address: upload this choco_envs package to the cluster's workers (Ray
+    runtime_env py_modules), so that every node runs this version of it"""
     num_cpus: int = 2
     """CPUs of the local Ray (ignored with address)"""
     num_env_runners: int = 0

@@ -70,7 +70,9 @@ class ChocoMultiAgentEnv(MultiAgentEnv):
             }
         )
         self.observation_spaces = {a: space for a in self.possible_agents}
-        self.action_spaces = {a: gym.spaces.Discrete(self.num_actions) for a in self.possible_agents}
+        self.action_spaces = {
+            a: gym.spaces.Discrete(self.num_actions) for a in self.possible_agents
+        }
         self._rng = random.Random()
         self._next_bots: dict[str, str] = {}
         self._bots: dict[str, Any] = {}  # agent -> Bot, this episode

@@ -55,9 +55,7 @@ class League:
             if not 0.0 <= p <= 1.0:
                 raise ConfigError(f"league {name}={p!r} is not allowed; allowed: 0 <= p <= 1")
         if self.self_play + self.past > 1.0 + 1e-9:
-            raise ConfigError(
-                f"league self_play + past = {self.self_play + self.past} exceeds 1"
-            )
+            raise ConfigError(f"league self_play + past = {self.self_play + self.past} exceeds 1")
         weights = [w for w in self.bots.values()]
         if any(not isinstance(w, (int, float)) or w < 0 for w in weights):
             raise ConfigError(f"league bots {self.bots!r}: weights must be numbers >= 0")
@@ -75,7 +73,11 @@ class League:
         out = []
         for seat in range(self.num_players):
             u = rng.random()
-            if seat == learner or u < self.self_play or (u < self.self_play + self.past and not self.snapshots):
+            if (
+                seat == learner
+                or u < self.self_play
+                or (u < self.self_play + self.past and not self.snapshots)
+            ):
                 out.append(MAIN)
             elif u < self.self_play + self.past:
                 out.append(rng.choice(self.snapshots))

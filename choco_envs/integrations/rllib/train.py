@@ -70,14 +70,16 @@ def check_args(args: Args) -> None:
 
 def init_ray(args: Args) -> None:
     """Join the cluster at ``args.address``, or start a local Ray of ``num_cpus`` CPUs.
-    Workers find choco_envs through the installed package (on a cluster, install it on
-    every node) or, locally, this process's PYTHONPATH."""
+    On a cluster, ``ship_package`` uploads this process's choco_envs package to every
+    worker (Ray's ``runtime_env`` ``py_modules``: nodes then need only the dependencies,
+    and run exactly this version); locally, workers get this process's PYTHONPATH."""
     import ray
 
     if ray.is_initialized():
         return
     if args.address:
-        ray.init(address=args.address, log_to_driver=False)
+        runtime_env = {"py_modules": [_package_dir()]} if args.ship_package else None
+        ray.init(address=args.address, log_to_driver=False, runtime_env=runtime_env)
         return
     os.environ.setdefault("RAY_DEDUP_LOGS", "0")
     path = os.pathsep.join(p for p in [os.environ.get("PYTHONPATH", ""), _repo_root()] if p)
@@ -87,6 +89,13 @@ def init_ray(args: Args) -> None:
         log_to_driver=False,
         runtime_env={"env_vars": {"PYTHONPATH": path}},
     )
+
+
+def _package_dir() -> str:
+    """The directory of the choco_envs package this process runs."""
+    import choco_envs
+
+    return str(Path(choco_envs.__file__).resolve().parent)
 
 
 def _repo_root() -> str:
@@ -184,9 +193,7 @@ def export_weights(
         weights, tuple(facts["observation_shape"]), facts["num_actions"], tuple(args.hidden)
     )
     training = {"engine": "rllib", "args": dataclasses.asdict(args), **(training or {})}
-    return save_policy(
-        path, model, args.env_id, args.options, args.encoder, steps, arena, training
-    )
+    return save_policy(path, model, args.env_id, args.options, args.encoder, steps, arena, training)
 
 
 def evaluate(path: Path, args: Args, games: int, seed: int) -> dict[str, dict[str, float]]:
@@ -257,9 +264,7 @@ def train(args: Args, command: str = "") -> Path:
     import torch
 
     check_args(args)
-    command = command or "python -m choco_envs.integrations.rllib train " + shlex.join(
-        sys.argv[1:]
-    )
+    command = command or "python -m choco_envs.integrations.rllib train " + shlex.join(sys.argv[1:])
     name = run_name(args)
     run_dir = Path("runs") / name
     save_path = Path(args.save_path or run_dir / "final.safetensors")
@@ -320,9 +325,9 @@ def train(args: Args, command: str = "") -> Path:
     league = league_callback(algo)
     training = {
         "command": command,
-        "snapshots": [] if league is None else [
-            {"iteration": i, "module": m, "win_rate": round(w, 4)} for i, m, w in league.history
-        ],
+        "snapshots": []
+        if league is None
+        else [{"iteration": i, "module": m, "win_rate": round(w, 4)} for i, m, w in league.history],
         "iterations": iteration,
         "minutes": round(minutes, 2),
         "game_steps": game_steps,
