@@ -183,3 +183,28 @@ def test_address_joins_a_cluster_and_ships_this_package(monkeypatch) -> None:
     assert calls[1]["address"] == "ray://head:10001" and calls[1]["runtime_env"] is None
     init_ray(Args(num_cpus=2))
     assert calls[2]["num_cpus"] == 2 and "address" not in calls[2]
+
+
+def test_choco_train_engine_rllib_can_reuse_configure_and_run(monkeypatch, tmp_path: Path) -> None:
+    """What `choco train --engine rllib` needs: the options on its own parser (which
+    has its own --config) and a run that trains from them."""
+    import argparse
+
+    from choco_envs.integrations.rllib import __main__ as rllib_cli
+    from choco_envs.integrations.rllib import train as train_module
+
+    trained = []
+    monkeypatch.setattr(
+        train_module, "train", lambda args, command="": trained.append((args, command))
+    )
+    config = tmp_path / "c.yaml"
+    config.write_text("env_id: chocolatiers_v1\n")
+    parser = argparse.ArgumentParser(prog="choco train")
+    parser.add_argument("--config")
+    parser.add_argument("--engine", choices=["ppo", "rllib"], default="ppo")
+    rllib_cli.configure(parser, config_flag=False)
+    ns = parser.parse_args(["--engine", "rllib", "--config", str(config), "--num-env-runners", "3"])
+    assert rllib_cli.run(ns, command="choco train --engine rllib") == 0
+    ((args, command),) = trained
+    assert args.env_id == "chocolatiers_v1" and args.num_env_runners == 3
+    assert command == "choco train --engine rllib"

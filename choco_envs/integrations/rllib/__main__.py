@@ -22,15 +22,18 @@ from typing import Any
 from choco_envs.core.errors import ChocoError, ConfigError
 
 
-def configure(parser: argparse.ArgumentParser) -> None:
-    """The ``train`` options (``choco train --engine rllib`` can reuse this)."""
+def configure(parser: argparse.ArgumentParser, config_flag: bool = True) -> None:
+    """The ``train`` options: ``--config`` (unless ``config_flag`` is false: the parser
+    has its own, read as ``ns.config``) and one flag per Args field. ``choco train
+    --engine rllib`` reuses it, and ``run``."""
     from choco_envs.integrations.rllib.args import add_arguments
 
-    add_arguments(parser)
+    add_arguments(parser, config_flag)
 
 
 def run(args: argparse.Namespace, command: str = "") -> int:
-    """Train from parsed ``train`` options; return an exit status."""
+    """Train from parsed ``train`` options (a namespace with ``config`` and the Args
+    flags; other attributes are ignored); return an exit status."""
     from choco_envs.integrations.rllib.args import build
     from choco_envs.integrations.rllib.train import train
 

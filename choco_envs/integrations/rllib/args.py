@@ -152,9 +152,11 @@ def convert(name: str, value: Any) -> Any:
         raise ConfigError(f"bad value {value!r} for {name} ({kind}): {err}") from err
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--config`` and one ``--kebab-case`` flag per Args field."""
-    parser.add_argument("--config", help="YAML file of Args overrides")
+def add_arguments(parser: argparse.ArgumentParser, config_flag: bool = True) -> None:
+    """``--config`` (unless the parser has its own) and one ``--kebab-case`` flag per
+    Args field."""
+    if config_flag:
+        parser.add_argument("--config", help="YAML file of Args overrides")
     docs = field_docs(Args)
     defaults = Args()
     for f in dataclasses.fields(Args):
