@@ -119,7 +119,9 @@ def test_rllib_example_runs(env_id: str, tmp_path: Path, monkeypatch: pytest.Mon
 
     m = load("rllib_selfplay")
     monkeypatch.chdir(tmp_path)
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    started = not ray.is_initialized()
+    if started:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         path = m.main(
             [
@@ -146,7 +148,8 @@ def test_rllib_example_runs(env_id: str, tmp_path: Path, monkeypatch: pytest.Mon
             ]
         )
     finally:
-        ray.shutdown()
+        if started:
+            ray.shutdown()
     _, meta = load_policy(path, env_id)
     assert meta["training"]["reward_mismatches"] == 0
 

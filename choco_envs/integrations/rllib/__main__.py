@@ -60,7 +60,7 @@ def export_checkpoint(checkpoint: str | Path, out: str | Path) -> Path:
     saved = json.loads(args_file.read_text())
     args = Args(**{k: convert(k, v) for k, v in saved.items()})
     module = RLModule.from_checkpoint(str(module_dir.resolve()))
-    state: dict[str, Any] = module.state_dict()
+    state: dict[str, Any] = module.get_state()
     return export_weights(
         state, out, args, 0, {}, {"exported_from": str(root), "command": shlex.join(sys.argv)}
     )

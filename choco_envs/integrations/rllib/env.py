@@ -105,9 +105,8 @@ class ChocoMultiAgentEnv(MultiAgentEnv):
         return self._bot_cache[spec]
 
     # ------------------------------------------------------------------ gymnasium
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
+        """The first observation: ``({agent: obs}, {agent: {}})`` of the agent to act."""
         if seed is not None:
             self._rng = random.Random(seed)
         specs, self._next_bots = self._next_bots, {}
@@ -124,9 +123,8 @@ class ChocoMultiAgentEnv(MultiAgentEnv):
                 return {agent: self._observe(agent)}, {agent: {}}
         raise RuntimeError(f"{self.env_id}: 100 games ended before a network seat moved")
 
-    def step(
-        self, action_dict: dict[str, Any]
-    ) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, Any]]:
+    def step(self, action_dict: Any) -> Any:
+        """``(obs, rewards, terminateds, truncateds, infos)``, dicts by agent."""
         if self._over:
             raise RuntimeError("step() after the episode ended; call reset()")
         agent = self.aec.agent_selection
@@ -136,11 +134,11 @@ class ChocoMultiAgentEnv(MultiAgentEnv):
             self.aec.step(int(action_dict[agent]))
             self.game_steps += 1
         except (IllegalActionError, TypeError, ValueError):
-            return self._end({a: (-1.0 if a == agent else 0.0) for a in self.possible_agents})
+            return self._end({str(a): -1.0 if a == agent else 0.0 for a in self.possible_agents})
         if not self._game_over():
             self._play_bots()
         if self._over:
-            return self._end({a: float(self.aec.rewards[a]) for a in self.possible_agents})
+            return self._end({str(a): float(self.aec.rewards[a]) for a in self.possible_agents})
         nxt = self.aec.agent_selection
         return (
             {nxt: self._observe(nxt)},
@@ -191,7 +189,7 @@ class ChocoMultiAgentEnv(MultiAgentEnv):
             {a: {} for a in agents},
         )
 
-    def render(self) -> str | None:
+    def render(self) -> Any:
         return self.aec.render()
 
     def close(self) -> None:

@@ -133,7 +133,9 @@ class LeagueCallback(RLlibCallback):
         self.history: list[tuple[int, str, float]] = []
 
     # ------------------------------------------------------------- env runners
-    def on_episode_created(self, *, episode: Any, env: Any, env_index: int, **kwargs: Any) -> None:
+    def on_episode_created(  # type: ignore[override]
+        self, *, episode: Any, env: Any, env_index: int, **kwargs: Any
+    ) -> None:
         sub = _sub_env(env, env_index)
         bots = {}
         for agent in sub.possible_agents:
@@ -142,7 +144,7 @@ class LeagueCallback(RLlibCallback):
                 bots[agent] = spec
         sub.set_bots(bots)
 
-    def on_episode_end(
+    def on_episode_end(  # type: ignore[override]
         self, *, episode: Any, env: Any, env_index: int, metrics_logger: Any, **kwargs: Any
     ) -> None:
         sub = _sub_env(env, env_index)
@@ -168,7 +170,9 @@ class LeagueCallback(RLlibCallback):
             metrics_logger.log_value(f"win_rate_vs_{name}", won, window=100)
 
     # ------------------------------------------------------------- algorithm
-    def on_train_result(self, *, algorithm: Any, result: dict[str, Any], **kwargs: Any) -> None:
+    def on_train_result(  # type: ignore[override]
+        self, *, algorithm: Any, result: dict[str, Any], **kwargs: Any
+    ) -> None:
         runners = result.get(ENV_RUNNER_RESULTS, {})
         win_rate = runners.get("win_rate")
         iteration = int(algorithm.iteration)

@@ -150,7 +150,7 @@ def build_config(args: Args) -> Any:
             rl_module_spec=MultiRLModuleSpec(rl_module_specs={MAIN: module_spec(args.hidden)})
         )
         .callbacks(
-            functools.partial(
+            functools.partial(  # type: ignore[arg-type]
                 LeagueCallback,
                 league=league,
                 win_rate_threshold=args.win_rate_threshold,
