@@ -237,3 +237,21 @@ def test_exported_actor_critic_chooses_the_modules_action_on_1000_states(
             obs_t[:50].reshape(50, *facts["observation_shape"]), mask_t[:50].bool()
         )
     torch.testing.assert_close(values, own_values, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("action", [0.5, "3", [1, 2], None])
+def test_an_action_that_is_not_an_integer_is_illegal(action) -> None:
+    env = make("chocolates_v0", {"num_players": 2})
+    obs, _ = env.reset(seed=1)
+    ((agent, _),) = obs.items()
+    _, rewards, terms, _, _ = env.step({agent: action})
+    assert terms["__all__"] and rewards[agent] == -1.0
+
+
+def test_numpy_integer_actions_are_taken() -> None:
+    env = make("chocolates_v0", {"num_players": 2})
+    obs, _ = env.reset(seed=1)
+    ((agent, o),) = obs.items()
+    legal = int(np.flatnonzero(o[MASK_KEY])[0])
+    _, _, terms, _, _ = env.step({agent: np.int64(legal)})
+    assert not terms["__all__"] and env.aec.actions_taken == [legal]

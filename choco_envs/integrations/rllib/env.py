@@ -131,9 +131,9 @@ class ChocoMultiAgentEnv(MultiAgentEnv):
         if agent not in action_dict:
             raise ValueError(f"step({sorted(action_dict)}): {agent} is to act")
         try:
-            self.aec.step(int(action_dict[agent]))
+            self.aec.step(_integer(action_dict[agent]))
             self.game_steps += 1
-        except (IllegalActionError, TypeError, ValueError):
+        except IllegalActionError:
             return self._end({str(a): -1.0 if a == agent else 0.0 for a in self.possible_agents})
         if not self._game_over():
             self._play_bots()
@@ -194,6 +194,15 @@ class ChocoMultiAgentEnv(MultiAgentEnv):
 
     def close(self) -> None:
         self.aec.close()
+
+
+def _integer(action: Any) -> int:
+    """An RLlib action (a Python or numpy integer, or a one-element array) as an int;
+    IllegalActionError for anything else."""
+    value = np.asarray(action)
+    if value.size != 1 or value.dtype.kind not in "iu":
+        raise IllegalActionError(f"action {action!r} is not an integer action")
+    return int(value.reshape(()))
 
 
 def rllib_env_name(env_id: str) -> str:
