@@ -11,7 +11,15 @@ self-play trainer with a league, exported to the project's checkpoint format.
 
 from __future__ import annotations
 
-from choco_envs.integrations.rllib.env import (
+try:
+    import ray.rllib  # noqa: F401
+except ImportError as err:  # pragma: no cover - depends on the install
+    raise ImportError(
+        'choco_envs.integrations.rllib needs Ray RLlib: pip install -e ".[rllib]" '
+        f"(import failed: {err})"
+    ) from err
+
+from choco_envs.integrations.rllib.env import (  # noqa: E402
     MASK_KEY,
     OBS_KEY,
     ChocoMultiAgentEnv,
