@@ -165,8 +165,12 @@ def reference_connect_four(seconds: float, seed: int) -> float | None:
 
 
 def checkpoint_sizes() -> list[dict[str, Any]]:
-    root = Path(__file__).resolve().parent.parent / "checkpoints"
-    rows = []
+    from choco_envs.policy.checkpoint import checkpoint_dir
+
+    root = checkpoint_dir()
+    rows: list[dict[str, Any]] = []
+    if root is None or not root.is_dir():
+        return rows
     for path in sorted(root.glob("**/*.safetensors")):
         size = path.stat().st_size
         rows.append(

@@ -15,10 +15,15 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "run an arena: bots play each other, seats rotated, duplicate deals",
     ),
     "train": (
-        "choco_envs.policy.train_cli",
+        "choco_envs.train.cli",
         "train a policy with PPO self-play from a config file",
     ),
+    "ship": (
+        "choco_envs.train.ship",
+        "put a trained file into checkpoints/, only if it is measurably better",
+    ),
     "bench": ("choco_envs.bench", "measure speed and memory of every env against the budgets"),
+    "serve": ("choco_envs.web.serve", "play in the browser: lobby, boards, bots, friends, replays"),
 }
 
 

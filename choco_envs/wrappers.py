@@ -85,9 +85,9 @@ class SingleAgentEnv(gymnasium.Env):
 
     def _player(self, opponent: Opponent) -> Any:
         if isinstance(opponent, str):
-            from choco_envs.policy.vec import make_bot
+            from choco_envs.bots import make
 
-            return make_bot(opponent, self.env_id, None)
+            return make(opponent, env_id=self.env_id, seed=None)
         if isinstance(opponent, Bot) or callable(opponent):
             return opponent
         raise ConfigError(

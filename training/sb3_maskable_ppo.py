@@ -6,12 +6,13 @@
 
 The result is an SB3 model (a zip, SB3's own format: load it only from sources you
 trust); evaluate it with ``--eval-games``. For checkpoints served as bots, use
-training/ppo_selfplay.py.
+`choco train` (``choco_envs.train.ppo``).
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,9 +22,9 @@ from typing import Any
 class Args:
     env_id: str = "chocolates_v0"
     """the env to train on"""
-    options: dict = field(default_factory=lambda: {"num_players": 2})
+    options: dict[str, Any] = field(default_factory=lambda: {"num_players": 2})
     """game options (num_players and rule options)"""
-    opponents: list = field(default_factory=lambda: ["random", "greedy"])
+    opponents: tuple[str, ...] = ("random", "greedy")
     """bot specs for the other seats (each seat draws one per episode)"""
     seed: int = 1
     """seed of the envs and of torch"""
@@ -39,7 +40,7 @@ class Args:
     """minibatch size (0: a quarter of each rollout)"""
     learning_rate: float = 2.5e-4
     """Adam learning rate"""
-    hidden: tuple = (256, 256)
+    hidden: tuple[int, ...] = (256, 256)
     """sizes of the MLP hidden layers (policy and value)"""
     eval_games: int = 100
     """games against each opponent after training (0: none)"""
@@ -47,6 +48,25 @@ class Args:
     """where to save the SB3 model zip ('' : do not save)"""
     verbose: int = 0
     """SB3 verbosity"""
+
+    def check(self) -> None:
+        """ConfigError naming the first field out of range."""
+        from choco_envs.core.errors import ConfigError
+
+        for name, ok, allowed in (
+            ("total_timesteps", self.total_timesteps >= 1, ">= 1"),
+            ("num_envs", self.num_envs >= 1, ">= 1"),
+            ("n_steps", self.n_steps >= 2, ">= 2"),
+            ("n_epochs", self.n_epochs >= 1, ">= 1"),
+            ("batch_size", self.batch_size >= 0, ">= 0"),
+            ("learning_rate", self.learning_rate > 0, "> 0"),
+            ("hidden", all(h >= 1 for h in self.hidden), "sizes >= 1"),
+            ("eval_games", self.eval_games >= 0, ">= 0"),
+        ):
+            if not ok:
+                raise ConfigError(
+                    f"{name}={getattr(self, name)!r} is not allowed; allowed: {allowed}"
+                )
 
 
 def make_model(args: Args) -> Any:
@@ -101,16 +121,21 @@ def evaluate(model: Any, args: Args, opponent: str, games: int) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from choco_envs.policy.args import add_arguments, build, load_config
+    from choco_envs.core.errors import ChocoError
+    from choco_envs.train.config import add_flags, build, load_yaml
 
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--config", default=None, help="YAML file of Args overrides")
-    add_arguments(parser, Args)
+    add_flags(parser, Args)
     ns = parser.parse_args(argv)
-    args = build(Args, load_config(ns.config) if ns.config else {}, ns)
-    model = make_model(args)
+    try:
+        args = build(Args, load_yaml(ns.config) if ns.config else {}, ns)
+        model = make_model(args)
+    except ChocoError as err:
+        print(f"sb3_maskable_ppo.py: error: {err}", file=sys.stderr)
+        return 2
     start = time.time()
     model.learn(total_timesteps=args.total_timesteps)
     elapsed = time.time() - start

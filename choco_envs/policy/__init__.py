@@ -1,11 +1,17 @@
-"""Policies trained by PPO self-play: the network, the checkpoint format, the policy bot,
-and the library code of ``training/ppo_selfplay.py``.
+"""Trained policies as the rest of the package uses them: the network (``net``), the
+checkpoint format and its safe loading (``checkpoint``), feature functions and the
+policy input (``features``), and the policy bot (``bot``). The trainers that make
+checkpoints are in ``choco_envs.train``.
 
-Importing this package does not import torch; the modules that need it
-(``net``, ``bot``, ``selfplay``) do, and torch is the optional ``train`` extra.
-``checkpoint.read_metadata`` reads a checkpoint's metadata without torch.
+Importing this package does not import torch; ``net`` and ``bot`` do, and torch is the
+optional ``train`` extra. ``read_metadata`` reads a checkpoint's metadata without torch.
 """
 
-from choco_envs.policy.checkpoint import CheckpointError, read_metadata, shipped_checkpoint
+from choco_envs.policy.checkpoint import (
+    CheckpointError,
+    checkpoint_dir,
+    read_metadata,
+    shipped_checkpoint,
+)
 
-__all__ = ["CheckpointError", "read_metadata", "shipped_checkpoint"]
+__all__ = ["CheckpointError", "checkpoint_dir", "read_metadata", "shipped_checkpoint"]

@@ -1,8 +1,11 @@
 """A trained checkpoint as a bot: ``PolicyBot(path)``, or ``bots.make("policy:PATH")``;
 ``shipped_checkpoint(env_id, options)`` finds the shipped one (the short name ``"ppo"``).
 
-Inference runs on CPU, one decision at a time; the action is the most likely legal one
-(``sample=False``) or drawn from the masked policy with the bot's own seeded generator.
+The bot reads what the checkpoint was trained on, the same way the trainer did
+(``PolicyInputs``: its encoder's observation of the seat, then its feature function's
+inputs). Inference runs on CPU, one decision at a time; the action is the most likely
+legal one (``sample=False``) or drawn from the masked policy with the bot's own seeded
+generator.
 """
 
 from __future__ import annotations
@@ -13,13 +16,14 @@ import numpy as np
 
 from choco_envs.bots.base import AgentView, Bot
 from choco_envs.policy.checkpoint import check_compatible, load_policy, shipped_checkpoint
+from choco_envs.policy.features import PolicyInputs
 
 __all__ = ["PolicyBot", "shipped_checkpoint"]
 
 
 class PolicyBot(Bot):
     """Plays a checkpoint. ``env_id`` (optional) is checked against the checkpoint at
-    once; every view is checked against it too (env, version, sizes)."""
+    once; every game it meets is checked against it too (env, version, sizes)."""
 
     name = "policy"
 
@@ -38,32 +42,35 @@ class PolicyBot(Bot):
         self.sample = sample
         self.name = f"policy:{self.path.name}"
         self._torch = torch
-        self._checked: set[tuple[str, int, int]] = set()
+        self._game: object = None  # the game last played, and its policy inputs
+        self._inputs: PolicyInputs | None = None
         self.encoder_name: str = self.meta["encoder"]
+        self.feature: str = (self.meta.get("features") or {}).get("name", "")
 
-    def _check(self, view: AgentView) -> None:
+    def _inputs_for(self, view: AgentView) -> PolicyInputs:
+        """The policy inputs for the game of ``view``, the checkpoint checked against
+        that game (env, version, options' sizes) the first time it is met."""
         game = view.game
-        key = (game.spec.env_id, id(game), game.num_players)
-        if key in self._checked:
-            return
-        options = {k: v for k, v in game.config.items()}
-        check_compatible(self.meta, self.path, game.spec.env_id, options)
-        self._checked.add(key)
+        if self._game is not game:
+            options = {k: v for k, v in game.config.items()}
+            check_compatible(self.meta, self.path, game.spec.env_id, options)
+            self._game, self._inputs = game, PolicyInputs(game, self.encoder_name, self.feature)
+        assert self._inputs is not None
+        return self._inputs
 
-    def _observation(self, view: AgentView) -> np.ndarray:
-        shape = tuple(self.meta["observation_shape"])
-        if view.observation.shape == shape and self.encoder_name == "flat":
+    def _observation(self, view: AgentView, inputs: PolicyInputs) -> np.ndarray:
+        if view.observation.shape == inputs.obs_shape and self.encoder_name == "flat":
             return view.observation
         state = view.determinize(self.rng)  # the seat's own view: same observation
-        return view.game.encoder(self.encoder_name).encode(state, view.seat)
+        return inputs.encoder.encode(state, view.seat)
 
     def act_view(self, view: AgentView) -> int:
-        self._check(view)
+        inputs = self._inputs_for(view)
         torch = self._torch
-        obs = torch.from_numpy(np.asarray(self._observation(view), dtype=np.float32))[None]
+        x = inputs.from_observations(self._observation(view, inputs)[None])
         mask = torch.from_numpy(np.asarray(view.mask, dtype=bool))[None]
         with torch.no_grad():
-            logits, _ = self.model(obs, mask)
+            logits, _ = self.model(torch.from_numpy(x), mask)
         logits = logits[0].double().numpy()
         if not self.sample:
             return int(np.argmax(logits))

@@ -1,42 +1,53 @@
-"""The checkpoint format: ONE ``.safetensors`` file holding the network weights and, in
-its header, JSON metadata under the key ``"choco"``. Nothing is ever unpickled.
+"""The checkpoint format: ONE ``.safetensors`` file holding the network weights (float32)
+and, in its header, JSON metadata under the key ``"choco"``. Nothing is ever unpickled.
 
 Metadata fields (``read_metadata`` returns them as a dict, without importing torch):
 
 | field | meaning |
 |---|---|
-| ``format`` | ``"choco-checkpoint/1"`` |
+| ``format`` | ``"choco-checkpoint/2"`` |
 | ``env_id``, ``version`` | the env the policy plays and its version |
 | ``options`` | the game options it was trained with (``num_players`` and rule options) |
-| ``encoder`` | the observation encoder (``"flat"`` or ``"planes"``) |
+| ``encoder`` | the observation it reads: ``"flat"`` or ``"planes"`` |
+| ``features`` | the feature function it also reads, ``{"name", "version", "size"}``, or null |
 | ``observation_shape``, ``num_actions`` | the sizes the network expects |
 | ``observation_layout`` | the encoder's fingerprint (``Encoder.fingerprint``): names, positions and bounds of every field, so a reordered observation of the same size is refused too |
 | ``network`` | the network config (``NetConfig``) |
-| ``steps_trained`` | env steps (all seats) collected while training |
-| ``arena`` | evaluation results, e.g. ``{"random": {"win_rate": 0.97, "games": 200}}`` |
-| ``training`` | the command and arguments that trained it |
+| ``steps_trained`` | env steps (all seats and bots) collected while training |
+| ``arena`` | evaluation results per opponent: win/draw/loss rates, games, 95% interval |
+| ``training`` | the command, its arguments and what the run did (imitation, minutes) |
 
-A checkpoint is refused with :class:`CheckpointError` saying why when the file is missing
-or corrupt, when it was made for another env or another version of it, or when its
-observation or action sizes differ from the env it is asked to play.
+Loading checks everything before it allocates anything: the file's size, the header's
+length and JSON, every tensor's dtype, shape and byte range against the file, the
+metadata's fields, the env, its version, sizes, layout and feature function, and the
+declared network's sizes (bounded by ``net.LIMITS``) against the tensors in the file.
+Every refusal is a :class:`CheckpointError` saying why.
+
+Shipped checkpoints live in ``<checkpoints>/<env_id>/*.safetensors``, where
+``<checkpoints>`` is ``$CHOCO_CHECKPOINTS`` when set, else the ``checkpoints/`` folder of
+the source checkout this package runs from (an editable install). A non-editable install
+(a wheel) carries no checkpoints: set ``CHOCO_CHECKPOINTS`` to a folder of them.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
+import os
 import struct
 from pathlib import Path
 from typing import Any
 
 from choco_envs.core.errors import CheckpointError, ChocoError
 
-FORMAT = "choco-checkpoint/1"
+FORMAT = "choco-checkpoint/2"
 METADATA_KEY = "choco"
 SUFFIX = ".safetensors"
-_MAX_HEADER = 10_000_000
-#: where the shipped checkpoints live: <repo>/checkpoints/<env_id>/*.safetensors
-SHIPPED_DIR = Path(__file__).resolve().parents[2] / "checkpoints"
+#: the environment variable naming the folder of shipped checkpoints
+ENV_VAR = "CHOCO_CHECKPOINTS"
+MAX_FILE_BYTES = 128 * 2**20
+MAX_HEADER_BYTES = 2**20
 _REQUIRED = {
     "format": str,
     "env_id": str,
@@ -50,49 +61,116 @@ _REQUIRED = {
 }
 
 
-def read_metadata(path: str | Path) -> dict[str, Any]:
-    """The metadata of the checkpoint at ``path``, checked for shape; torch not needed."""
+def _corrupt(path: Path, why: str) -> CheckpointError:
+    return CheckpointError(
+        f"checkpoint {str(path)!r} is corrupt or not a choco_envs checkpoint (a .safetensors "
+        f"file with '{METADATA_KEY}' metadata): {why}"
+    )
+
+
+def _json(raw: bytes | str, path: Path, what: str) -> Any:
+    try:
+        return json.loads(raw)
+    except RecursionError:
+        raise _corrupt(path, f"{what} is nested too deeply") from None
+    except (ValueError, UnicodeDecodeError) as err:
+        raise _corrupt(path, f"{what} is not JSON ({err})") from None
+
+
+def read_header(path: str | Path) -> tuple[dict[str, tuple[int, ...]], dict[str, Any]]:
+    """(tensor name -> shape, metadata) of the checkpoint at ``path``, every tensor's
+    dtype (float32), shape and byte range checked against the file; torch not needed."""
     path = Path(path)
     if not path.is_file():
         raise CheckpointError(f"checkpoint {str(path)!r} does not exist or is not a file")
-    try:
-        with path.open("rb") as f:
-            (n,) = struct.unpack("<Q", f.read(8))
-            if not 2 <= n <= _MAX_HEADER:
-                raise ValueError(f"header length {n} is out of range")
-            header = json.loads(f.read(n).decode("utf-8"))
-            raw = header["__metadata__"][METADATA_KEY]
-        meta = json.loads(raw)
-    except (struct.error, ValueError, KeyError, TypeError, UnicodeDecodeError) as err:
-        raise CheckpointError(
-            f"checkpoint {str(path)!r} is corrupt or not a choco_envs checkpoint "
-            f"(a .safetensors file with '{METADATA_KEY}' metadata): {err!r}"
-        ) from err
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise _corrupt(path, f"{size:,} bytes; a checkpoint has at most {MAX_FILE_BYTES:,}")
+    with path.open("rb") as f:
+        start = f.read(8)
+        if len(start) < 8:
+            raise _corrupt(path, f"{size} bytes, shorter than a safetensors header")
+        (n,) = struct.unpack("<Q", start)
+        if not 2 <= n <= min(MAX_HEADER_BYTES, size - 8):
+            raise _corrupt(path, f"header length {n:,} is out of range for a {size:,}-byte file")
+        header = _json(f.read(n), path, "the header")
+    if not isinstance(header, dict):
+        raise _corrupt(path, "the header is not a JSON object")
+    extra = header.pop("__metadata__", None)
+    if not isinstance(extra, dict) or not isinstance(extra.get(METADATA_KEY), str):
+        raise _corrupt(path, f"the header has no '{METADATA_KEY}' metadata")
+    meta = _json(extra[METADATA_KEY], path, "the metadata")
+    shapes = _tensor_shapes(header, size - 8 - n, path)
     _check_fields(meta, path)
-    return meta
+    return shapes, meta
+
+
+def _tensor_shapes(header: dict[str, Any], data_bytes: int, path: Path) -> dict[str, tuple]:
+    """Every tensor entry checked: float32, a shape, a byte range of the right length;
+    together the ranges tile the data exactly (a truncated file fails here)."""
+    shapes: dict[str, tuple[int, ...]] = {}
+    ranges = []
+    for name, entry in header.items():
+        if not isinstance(entry, dict) or set(entry) != {"dtype", "shape", "data_offsets"}:
+            raise _corrupt(path, f"tensor {name!r:.60} has a malformed entry")
+        if entry["dtype"] != "F32":
+            raise _corrupt(path, f"tensor {name!r} has dtype {entry['dtype']!r:.20}, not F32")
+        shape, offsets = entry["shape"], entry["data_offsets"]
+        if not (
+            isinstance(shape, list)
+            and len(shape) <= 8
+            and all(type(s) is int and s >= 0 for s in shape)
+            and isinstance(offsets, list)
+            and len(offsets) == 2
+            and all(type(o) is int for o in offsets)
+        ):
+            raise _corrupt(path, f"tensor {name!r} has a malformed shape or data_offsets")
+        begin, end = offsets
+        if not 0 <= begin <= end <= data_bytes or end - begin != 4 * math.prod(shape):
+            raise _corrupt(
+                path,
+                f"tensor {name!r} of shape {shape} does not fit bytes {begin}..{end} of the "
+                f"{data_bytes:,} bytes of data (a truncated or altered file)",
+            )
+        shapes[name] = tuple(shape)
+        ranges.append((begin, end))
+    position = 0
+    for begin, end in sorted(ranges):
+        if begin != position:
+            raise _corrupt(path, f"tensor data overlaps or has gaps at byte {begin}")
+        position = end
+    if position != data_bytes:
+        raise _corrupt(path, f"{data_bytes - position:,} bytes of data belong to no tensor")
+    return shapes
+
+
+def read_metadata(path: str | Path) -> dict[str, Any]:
+    """The metadata of the checkpoint at ``path``, checked for shape; torch not needed."""
+    return read_header(path)[1]
 
 
 def file_sha256(path: str | Path) -> str:
-    """The SHA-256 of a checkpoint file: what results measured on one file are keyed by."""
+    """The SHA-256 of a checkpoint file (what a model card names)."""
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def _check_fields(meta: Any, path: Path) -> None:
     if not isinstance(meta, dict):
         raise CheckpointError(f"checkpoint {str(path)!r}: metadata is not a JSON object")
+    if "format" in meta and meta["format"] != FORMAT:
+        raise CheckpointError(
+            f"checkpoint {str(path)!r} has format {meta['format']!r:.40}; this version of "
+            f"choco_envs reads {FORMAT!r} (older files read observations or networks that "
+            "no longer exist: retrain)"
+        )
     for key, kind in _REQUIRED.items():
         if key not in meta:
             raise CheckpointError(f"checkpoint {str(path)!r}: metadata lacks field {key!r}")
         if not isinstance(meta[key], kind) or isinstance(meta[key], bool):
             raise CheckpointError(
                 f"checkpoint {str(path)!r}: metadata field {key!r} should be a "
-                f"{kind.__name__}, got {meta[key]!r}"
+                f"{kind.__name__}, got {meta[key]!r:.80}"
             )
-    if meta["format"] != FORMAT:
-        raise CheckpointError(
-            f"checkpoint {str(path)!r} has format {meta['format']!r}; this version of "
-            f"choco_envs reads {FORMAT!r}"
-        )
 
 
 def expected_sizes(env_id: str, options: dict[str, Any], encoder: str) -> tuple[list[int], int]:
@@ -103,30 +181,25 @@ def expected_sizes(env_id: str, options: dict[str, Any], encoder: str) -> tuple[
     return list(game.encoder(encoder).shape), int(game.num_actions)
 
 
-def layout_fingerprint(env_id: str, options: dict[str, Any], encoder: str) -> str:
-    """The fingerprint of the observation ``env_id`` gives with these options."""
-    from choco_envs.registry import make_game
-
-    return make_game(env_id, **options).encoder(encoder).fingerprint()
-
-
 def check_compatible(
     meta: dict[str, Any],
     path: str | Path,
     env_id: str | None = None,
     options: dict[str, Any] | None = None,
-) -> None:
+) -> Any:
     """Refuse (CheckpointError) a checkpoint that cannot play ``env_id`` with ``options``
     (the options it was trained with when None): another env, another version of the
-    env, or other observation or action sizes."""
-    from choco_envs.registry import REGISTRY, game_class
+    env, other observation or action sizes, another observation layout, or a feature
+    function that is not installed as it was. Returns the game it plays."""
+    from choco_envs.policy.features import check_features
+    from choco_envs.registry import REGISTRY, game_class, make_game
 
     where = f"checkpoint {str(path)!r}"
     if env_id is not None and meta["env_id"] != env_id:
         raise CheckpointError(f"{where} was trained for {meta['env_id']!r}, not {env_id!r}")
     if meta["env_id"] not in REGISTRY:
         raise CheckpointError(
-            f"{where} is for unknown env {meta['env_id']!r}; known envs: {', '.join(REGISTRY)}"
+            f"{where} is for unknown env {meta['env_id']!r:.60}; known envs: " + ", ".join(REGISTRY)
         )
     version = game_class(meta["env_id"]).spec.version
     if meta["version"] != version:
@@ -136,9 +209,11 @@ def check_compatible(
         )
     play_options = meta["options"] if options is None else options
     try:
-        shape, actions = expected_sizes(meta["env_id"], play_options, meta["encoder"])
+        game = make_game(meta["env_id"], **play_options)
+        encoder = game.encoder(meta["encoder"])
     except ChocoError as err:
         raise CheckpointError(f"{where}: its options do not make a valid env: {err}") from err
+    shape, actions = list(encoder.shape), int(game.num_actions)
     if shape != list(meta["observation_shape"]) or actions != meta["num_actions"]:
         raise CheckpointError(
             f"{where} expects observations of shape {meta['observation_shape']} and "
@@ -146,14 +221,15 @@ def check_compatible(
             f"{play_options} has shape {shape} and {actions} actions"
         )
     trained_on = meta.get("observation_layout")
-    if trained_on is not None:
-        now = layout_fingerprint(meta["env_id"], play_options, meta["encoder"])
-        if trained_on != now:
-            raise CheckpointError(
-                f"{where} was trained on observation layout {trained_on}, but "
-                f"{meta['env_id']} now lays its {meta['encoder']!r} observation out as {now} "
-                "(same size, different meaning: fields moved or changed bounds); retrain it"
-            )
+    if trained_on is not None and trained_on != encoder.fingerprint():
+        raise CheckpointError(
+            f"{where} was trained on observation layout {trained_on!r:.40}, but "
+            f"{meta['env_id']} now lays its {meta['encoder']!r} observation out as "
+            f"{encoder.fingerprint()} (same size, different meaning: fields moved or "
+            "changed bounds); retrain it"
+        )
+    check_features(meta.get("features"), game, meta["encoder"], where)
+    return game
 
 
 def save_checkpoint(path: str | Path, model: Any, meta: dict[str, Any]) -> Path:
@@ -163,14 +239,15 @@ def save_checkpoint(path: str | Path, model: Any, meta: dict[str, Any]) -> Path:
     path = Path(path)
     if path.suffix != SUFFIX:
         raise CheckpointError(f"checkpoint path {str(path)!r} must end in {SUFFIX!r}")
-    meta = {"format": FORMAT, **meta, "network": model.config.to_json()}
+    meta = {"format": FORMAT, "features": None, **meta, "network": model.config.to_json()}
     _check_fields(meta, path)
-    if meta["env_id"] in _registered():
-        meta["observation_layout"] = layout_fingerprint(
-            meta["env_id"], meta["options"], meta["encoder"]
-        )
+    from choco_envs.registry import REGISTRY, make_game
+
+    if meta["env_id"] in REGISTRY:
+        game = make_game(meta["env_id"], **meta["options"])
+        meta["observation_layout"] = game.encoder(meta["encoder"]).fingerprint()
     path.parent.mkdir(parents=True, exist_ok=True)
-    tensors = {k: v.detach().cpu().contiguous() for k, v in model.state_dict().items()}
+    tensors = {k: v.detach().cpu().float().contiguous() for k, v in model.state_dict().items()}
     tmp = path.with_suffix(".tmp")
     save_file(tensors, str(tmp), metadata={METADATA_KEY: json.dumps(meta, sort_keys=True)})
     tmp.chmod(0o644)
@@ -178,85 +255,116 @@ def save_checkpoint(path: str | Path, model: Any, meta: dict[str, Any]) -> Path:
     return path
 
 
-def _registered() -> dict[str, str]:
-    from choco_envs.registry import REGISTRY
-
-    return REGISTRY
-
-
 def load_policy(
     path: str | Path, env_id: str | None = None, options: dict[str, Any] | None = None
 ) -> tuple[Any, dict[str, Any]]:
     """(ActorCritic in eval mode on CPU, metadata), refused with CheckpointError when the
-    file is corrupt or made for another env, version or size."""
+    file is corrupt, made for another env, version, size or feature function, or declares
+    a network other than its tensors. Everything is checked before the network is built."""
     from safetensors import SafetensorError
     from safetensors.torch import load_file
 
-    from choco_envs.policy.net import ActorCritic, NetConfig
+    from choco_envs.policy.net import ActorCritic, NetConfig, check_config, parameter_shapes
 
-    meta = read_metadata(path)
-    check_compatible(meta, path, env_id, options)
+    where = f"checkpoint {str(path)!r}"
+    shapes, meta = read_header(path)
+    game = check_compatible(meta, path, env_id, options)
     config = NetConfig.from_json(meta["network"])
-    if list(config.obs_shape) != list(meta["observation_shape"]):
+    try:
+        check_config(config)
+    except ValueError as err:
+        raise CheckpointError(f"{where}: malformed 'network': {err}") from None
+    features = meta.get("features") or {}
+    declared = (list(config.obs_shape), config.num_actions, config.extra_inputs)
+    wanted = (meta["observation_shape"], meta["num_actions"], features.get("size", 0))
+    if declared != wanted:
         raise CheckpointError(
-            f"checkpoint {str(path)!r}: network input {list(config.obs_shape)} differs from "
-            f"observation_shape {meta['observation_shape']}"
+            f"{where}: network (observation {declared[0]}, {declared[1]} actions, "
+            f"{declared[2]} extra inputs) differs from the metadata's {wanted}"
         )
     if config.action_channels:
-        _check_action_planes(config, meta, path, options)
+        _check_action_planes(config, meta, game, where)
+    expected = parameter_shapes(config)
+    if expected != shapes:
+        missing = sorted(set(expected) - set(shapes))
+        unexpected = sorted(set(shapes) - set(expected))
+        wrong = sorted(k for k in set(expected) & set(shapes) if expected[k] != shapes[k])
+        raise CheckpointError(
+            f"{where}: its tensors do not match the network it declares (missing "
+            f"{missing[:5]}, unexpected {unexpected[:5]}, other shapes "
+            f"{[(k, list(shapes[k]), list(expected[k])) for k in wrong[:3]]})"
+        )
+    model = ActorCritic(config)
     try:
-        model = ActorCritic(config)
-    except ValueError as err:
-        raise CheckpointError(f"checkpoint {str(path)!r}: malformed 'network': {err}") from err
-    try:
-        tensors = load_file(str(path), device="cpu")
-        model.load_state_dict(tensors, strict=True)
+        model.load_state_dict(load_file(str(path), device="cpu"), strict=True)
     except (SafetensorError, RuntimeError, OSError, ValueError) as err:
-        raise CheckpointError(f"checkpoint {str(path)!r}: weights do not load: {err}") from err
+        raise CheckpointError(f"{where}: weights do not load: {err}") from err
     model.eval()
     return model, meta
 
 
-def _check_action_planes(
-    config: Any, meta: dict[str, Any], path: str | Path, options: dict[str, Any] | None
-) -> None:
+def _check_action_planes(config: Any, meta: dict[str, Any], game: Any, where: str) -> None:
     """Refuse a board action head whose action positions are not the env's own."""
-    from choco_envs.registry import make_game
-
-    play_options = meta["options"] if options is None else options
-    planes = make_game(meta["env_id"], **play_options).encoder(meta["encoder"]).action_planes
-    now = None if planes is None else (len(planes.channels), planes.index)
-    if now != (config.action_channels, config.action_index):
+    planes = game.encoder(meta["encoder"]).action_planes
+    now = None if planes is None else (len(planes.channels), tuple(planes.index))
+    if now != (config.action_channels, tuple(config.action_index)):
         raise CheckpointError(
-            f"checkpoint {str(path)!r} scores actions on a board of {config.action_channels} "
-            f"channels that {meta['env_id']}'s {meta['encoder']!r} observation no longer "
-            "lays out the same way (or at all); retrain it"
+            f"{where} scores actions on a board of {config.action_channels} channels that "
+            f"{meta['env_id']}'s {meta['encoder']!r} observation no longer lays out the "
+            "same way (or at all); retrain it"
         )
+
+
+# ---------------------------------------------------------------- shipped checkpoints
+def checkpoint_dir() -> Path | None:
+    """The folder of shipped checkpoints: ``$CHOCO_CHECKPOINTS``, else the source
+    checkout's ``checkpoints/`` (an editable install; it may not exist yet), else None
+    (a wheel has none)."""
+    explicit = os.environ.get(ENV_VAR)
+    if explicit:
+        folder = Path(explicit)
+        if not folder.is_dir():
+            raise CheckpointError(f"{ENV_VAR}={explicit!r} is not a folder")
+        return folder
+    root = Path(__file__).resolve().parents[2]
+    if (root / "pyproject.toml").is_file() and (root / "choco_envs").is_dir():
+        return root / "checkpoints"
+    return None
 
 
 def shipped_checkpoint(env_id: str, options: dict[str, Any] | None = None) -> Path:
     """The shipped checkpoint of ``env_id`` trained with these options (defaults filled
-    in; observation/illegal_action/reward_mode/render options ignored). CheckpointError
-    naming the shipped ones when none fits."""
+    in; env options such as observation, illegal_action, reward_mode and render are
+    ignored: the policy bot encodes its own input). CheckpointError
+    saying where it looked and what is shipped there when none fits."""
     from choco_envs.registry import game_class
 
     options = dict(options or {})
-    encoder = options.pop("observation", None)
-    for key in ("illegal_action", "reward_mode", "render_mode", "render_player"):
+    for key in ("observation", "illegal_action", "reward_mode", "render_mode", "render_player"):
         options.pop(key, None)
     wanted = game_class(env_id).spec.validate(options)
-    folder = SHIPPED_DIR / env_id
-    found = sorted(folder.glob(f"*{SUFFIX}")) if folder.is_dir() else []
+    plain = {k: v for k, v in wanted.items() if isinstance(v, (bool, int, float, str))}
+    folder = checkpoint_dir()
+    if folder is None:
+        raise CheckpointError(
+            f"no shipped checkpoint for {env_id}: this install has no checkpoints folder "
+            "(a non-editable install carries none); set "
+            f"{ENV_VAR}=DIR to a folder holding {env_id}/*.safetensors (a clone's "
+            "checkpoints/), or play a file of your own with policy:PATH"
+        )
+    found = sorted((folder / env_id).glob(f"*{SUFFIX}")) if (folder / env_id).is_dir() else []
+    seen = []
     for path in found:
-        meta = read_metadata(path)
-        same = all(meta["options"].get(k) == v for k, v in wanted.items() if _plain(v))
-        if same and (encoder is None or meta["encoder"] == encoder):
+        try:
+            meta = read_metadata(path)
+        except CheckpointError as err:
+            seen.append(f"{path.name} (unreadable: {str(err)[-80:]})")
+            continue
+        seen.append(f"{path.name} {meta['options']}")
+        if all(meta["options"].get(k) == v for k, v in plain.items()):
             return path
-    shipped = ", ".join(f"{p.name} {read_metadata(p)['options']}" for p in found) or "none"
     raise CheckpointError(
-        f"no shipped checkpoint of {env_id} for options {wanted}; shipped: {shipped}"
+        f"no checkpoint is shipped for {env_id} with options {plain} in {folder}; shipped "
+        f"there: {', '.join(seen) or 'none'} (see checkpoints/README.md; play a file of your "
+        "own with policy:PATH)"
     )
-
-
-def _plain(v: Any) -> bool:
-    return isinstance(v, (bool, int, float, str))

@@ -1,23 +1,26 @@
-"""The masked actor-critic network: an MLP over the flat observation, or a small conv
-stack over ``"planes"`` observations (C, H, W) followed by the same MLP.
+"""The masked actor-critic network.
+
+The network reads one flat float32 vector per decision, its *policy input*
+(``choco_envs.policy.features.PolicyInputs``): the encoder's observation, flattened, then
+the extra inputs of the policy's feature function (none by default). For a ``planes``
+observation (C, H, W) the first C*H*W entries go through a small stack of 3x3 conv layers
+(``conv_channels``); the extra inputs join the flattened result before the MLP.
 
 With ``action_channels`` (conv nets only), a 1x1 convolution over the last conv layer
 also scores every action that has a place on the board (the encoder's ``ActionPlanes``):
 those logits are added to the MLP's, so a move is judged from the board around it, the
 same way wherever it lies.
 
-With ``action_features`` (flat observations), entries of the observation that belong to
-one action each (the encoder's ``action_fields``, e.g. Chocolatiers' per-placement gains)
-are also added straight to their actions' logits, one learned weight per field (0 at
-first, so a network given them plays as before): a move's own measure reaches its logit
-without the MLP having to route 36 inputs to 36 outputs one by one.
-
 Illegal actions get a logit of ``MASKED_LOGIT``, so they are never sampled nor chosen
 greedily, and they add nothing to the entropy.
+
+:func:`parameter_shapes` gives every tensor's name and shape from a :class:`NetConfig`
+by arithmetic alone, so a checkpoint's header can be checked before anything is built.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -28,9 +31,6 @@ from torch import nn
 from choco_envs.core.errors import CheckpointError
 
 MASKED_LOGIT = -1e8
-#: each per-action field's weight is used times this: Adam moves a parameter by about the
-#: learning rate a step, and a field's measure needs a weight of tens to decide a move
-ACTION_FEATURE_GAIN = 25.0
 
 
 @dataclass(frozen=True)
@@ -45,36 +45,142 @@ class NetConfig:
     #: (``ActionPlanes.index``; -1 for an action off the board)
     action_channels: int = 0
     action_index: tuple[int, ...] = field(default_factory=tuple)
-    #: (observation start, first action, size) per field added straight to the logits
-    action_features: tuple[tuple[int, int, int], ...] = field(default_factory=tuple)
+    #: inputs after the observation: the feature function's (0: none)
+    extra_inputs: int = 0
+
+    @property
+    def obs_size(self) -> int:
+        return int(np.prod(self.obs_shape))
+
+    @property
+    def input_size(self) -> int:
+        """Length of the policy input vector: observation entries, then extra inputs."""
+        return self.obs_size + self.extra_inputs
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for k, v in asdict(self).items():
-            out[k] = (
-                [list(x) if isinstance(x, tuple) else x for x in v] if isinstance(v, tuple) else v
-            )
-        if not self.action_features:
-            del out["action_features"]  # files without it read as before
-        return out
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
 
     @classmethod
     def from_json(cls, d: Any) -> NetConfig:
-        """Inverse of ``to_json``; raise CheckpointError naming what is malformed."""
+        """Inverse of ``to_json``; CheckpointError naming what is malformed."""
+        if not isinstance(d, dict):
+            raise CheckpointError(f"checkpoint metadata: 'network' is not an object: {d!r:.80}")
+        unknown = sorted(set(d) - {f for f in cls.__dataclass_fields__})
+        if unknown:
+            raise CheckpointError(f"checkpoint metadata: 'network' has unknown fields {unknown}")
         try:
             return cls(
-                obs_shape=tuple(int(x) for x in d["obs_shape"]),
-                num_actions=int(d["num_actions"]),
-                hidden=tuple(int(x) for x in d["hidden"]),
-                conv_channels=tuple(int(x) for x in d.get("conv_channels", ())),
-                action_channels=int(d.get("action_channels", 0)),
-                action_index=tuple(int(x) for x in d.get("action_index", ())),
-                action_features=tuple(
-                    (int(a), int(b), int(c)) for a, b, c in d.get("action_features", ())
-                ),
+                obs_shape=_ints(d["obs_shape"], "obs_shape"),
+                num_actions=_int(d["num_actions"], "num_actions"),
+                hidden=_ints(d["hidden"], "hidden"),
+                conv_channels=_ints(d.get("conv_channels", []), "conv_channels"),
+                action_channels=_int(d.get("action_channels", 0), "action_channels"),
+                action_index=_ints(d.get("action_index", []), "action_index"),
+                extra_inputs=_int(d.get("extra_inputs", 0), "extra_inputs"),
             )
-        except (KeyError, TypeError, ValueError) as err:
-            raise CheckpointError(f"checkpoint metadata: malformed 'network' ({err!r})") from err
+        except KeyError as err:
+            raise CheckpointError(f"checkpoint metadata: 'network' lacks field {err}") from None
+
+
+def _int(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise CheckpointError(f"checkpoint metadata: network.{name} is not an int: {value!r:.80}")
+    return value
+
+
+def _ints(value: Any, name: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or len(value) > 100_000:
+        raise CheckpointError(f"checkpoint metadata: network.{name} is not a list of ints")
+    return tuple(_int(v, name) for v in value)
+
+
+#: what a network may declare: bounds that keep building one quick and small
+LIMITS = {
+    "layers": 8,  # hidden layers, and conv layers
+    "width": 8192,  # units of a hidden layer
+    "channels": 1024,  # channels of a conv layer
+    "inputs": 1_000_000,  # observation entries + extra inputs
+    "actions": 100_000,
+    "action_channels": 64,
+    "parameters": 25_000_000,  # 100 MB of float32
+}
+
+
+def check_config(config: NetConfig) -> None:
+    """ValueError naming the first declared size that is out of bounds (``LIMITS``) or
+    does not fit the rest; nothing is allocated."""
+
+    def need(ok: bool, what: str) -> None:
+        if not ok:
+            raise ValueError(what)
+
+    shape = config.obs_shape
+    need(len(shape) in (1, 3), f"obs_shape {list(shape)} is not (N,) or (C, H, W)")
+    need(all(1 <= s <= LIMITS["inputs"] for s in shape), f"obs_shape {list(shape)}: sizes >= 1")
+    need(
+        0 <= config.extra_inputs and config.input_size <= LIMITS["inputs"],
+        f"obs_shape {list(shape)} with {config.extra_inputs} extra inputs: at most "
+        f"{LIMITS['inputs']:,} inputs",
+    )
+    need(1 <= config.num_actions <= LIMITS["actions"], f"num_actions {config.num_actions}")
+    need(len(config.hidden) <= LIMITS["layers"], f"hidden {list(config.hidden)}: too many layers")
+    need(
+        all(1 <= h <= LIMITS["width"] for h in config.hidden),
+        f"hidden {list(config.hidden)}: sizes in 1..{LIMITS['width']}",
+    )
+    conv = config.conv_channels
+    need(len(conv) <= LIMITS["layers"], f"conv_channels {list(conv)}: too many layers")
+    need(
+        all(1 <= c <= LIMITS["channels"] for c in conv),
+        f"conv_channels {list(conv)}: channels in 1..{LIMITS['channels']}",
+    )
+    need(not conv or len(shape) == 3, f"conv_channels need (C, H, W) observations, not {shape}")
+    if config.action_channels or config.action_index:
+        need(
+            bool(conv) and 1 <= config.action_channels <= LIMITS["action_channels"],
+            "action_channels needs a conv network over (C, H, W) observations "
+            f"(conv_channels={list(conv)}, obs_shape={list(shape)}) and 1..64 channels",
+        )
+        need(
+            len(config.action_index) == config.num_actions,
+            f"action_index has {len(config.action_index)} entries, "
+            f"not one per action ({config.num_actions})",
+        )
+        board = config.action_channels * shape[1] * shape[2]
+        bad = [i for i in config.action_index if not -1 <= i < board]
+        need(not bad, f"action_index entries {bad[:5]} are off the {board}-logit board")
+    total = sum(math.prod(s) for s in parameter_shapes(config).values())
+    need(
+        total <= LIMITS["parameters"],
+        f"{total:,} parameters; at most {LIMITS['parameters']:,}",
+    )
+
+
+def parameter_shapes(config: NetConfig) -> dict[str, tuple[int, ...]]:
+    """The name and shape of every tensor of ``ActorCritic(config)``'s state dict,
+    computed without building it."""
+    shapes: dict[str, tuple[int, ...]] = {}
+    if config.conv_channels:
+        c_in, h, w = config.obs_shape
+        for i, c_out in enumerate(config.conv_channels):
+            shapes[f"conv.{2 * i}.weight"] = (c_out, c_in, 3, 3)
+            shapes[f"conv.{2 * i}.bias"] = (c_out,)
+            c_in = c_out
+        if config.action_channels:
+            shapes["action_conv.weight"] = (config.action_channels, c_in, 1, 1)
+            shapes["action_conv.bias"] = (config.action_channels,)
+        width = c_in * h * w + config.extra_inputs
+    else:
+        width = config.input_size
+    for j, size in enumerate(config.hidden):
+        shapes[f"mlp.{2 * j}.weight"] = (size, width)
+        shapes[f"mlp.{2 * j}.bias"] = (size,)
+        width = size
+    shapes["actor.weight"] = (config.num_actions, width)
+    shapes["actor.bias"] = (config.num_actions,)
+    shapes["critic.weight"] = (1, width)
+    shapes["critic.bias"] = (1,)
+    return shapes
 
 
 def _layer(layer: nn.Module, std: float = float(np.sqrt(2)), bias: float = 0.0) -> nn.Module:
@@ -90,26 +196,19 @@ class ActorCritic(nn.Module):
     """Shared torso, a policy head (logits over every action) and a value head."""
 
     action_index: torch.Tensor | None
-    feature_obs: torch.Tensor
-    feature_act: torch.Tensor
-    feature_which: torch.Tensor
 
     def __init__(self, config: NetConfig) -> None:
         super().__init__()
+        check_config(config)
         self.config = config
-        layers: list[nn.Module] = []
+        self.conv = nn.Sequential()
         self.action_conv: nn.Module | None = None
         self.register_buffer("action_index", None, persistent=False)
-        if config.action_channels:
-            _check_action_head(config)
+        width = config.input_size
         if config.conv_channels:
-            if len(config.obs_shape) != 3:
-                raise ValueError(
-                    f"conv_channels needs (C, H, W) observations, got shape {config.obs_shape}"
-                )
             c_in, h, w = config.obs_shape
             for c_out in config.conv_channels:
-                layers += [_layer(nn.Conv2d(c_in, c_out, 3, padding=1)), nn.ReLU()]
+                self.conv.extend([_layer(nn.Conv2d(c_in, c_out, 3, padding=1)), nn.ReLU()])
                 c_in = c_out
             if config.action_channels:
                 self.action_conv = _layer(nn.Conv2d(c_in, config.action_channels, 1), std=0.01)
@@ -118,58 +217,46 @@ class ActorCritic(nn.Module):
                 board = config.action_channels * h * w
                 index = [board if i < 0 else i for i in config.action_index]
                 self.register_buffer("action_index", torch.tensor(index), persistent=False)
-            layers.append(nn.Flatten())
-            width = c_in * h * w
-        else:
-            layers.append(nn.Flatten())
-            width = int(np.prod(config.obs_shape))
+            width = c_in * h * w + config.extra_inputs
+        layers: list[nn.Module] = []
         for size in config.hidden:
             layers += [_layer(nn.Linear(width, size)), nn.Tanh()]
             width = size
-        self.torso = nn.Sequential(*layers)
-        self.num_conv = 2 * len(config.conv_channels)  # conv + ReLU modules at the front
+        self.mlp = nn.Sequential(*layers)
         self.actor = _layer(nn.Linear(width, config.num_actions), std=0.01)
         self.critic = _layer(nn.Linear(width, 1), std=1.0)
-        self.action_feature_weight: nn.Parameter | None = None
-        if config.action_features:
-            obs_index, act_index, which = _action_feature_index(config)
-            self.action_feature_weight = nn.Parameter(torch.zeros(len(config.action_features)))
-            self.register_buffer("feature_obs", torch.tensor(obs_index), persistent=False)
-            self.register_buffer("feature_act", torch.tensor(act_index), persistent=False)
-            self.register_buffer("feature_which", torch.tensor(which), persistent=False)
 
-    def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Masked logits (B, A) and values (B,)."""
-        if self.action_conv is None:
-            h = self.torso(obs)
+    def forward(self, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Masked logits (B, A) and values (B,) of policy inputs ``x`` (B, input_size);
+        without extra inputs, observations (B, *obs_shape) are taken as they come."""
+        config = self.config
+        if x.dim() > 2:
+            x = x.flatten(1)
+        if not config.conv_channels:
+            h = self.mlp(x)
             logits = self.actor(h)
         else:
-            board = self.torso[: self.num_conv](obs)
-            h = self.torso[self.num_conv :](board)
-            spatial = self.action_conv(board).flatten(1)
-            spatial = torch.cat([spatial, spatial.new_zeros(spatial.shape[0], 1)], dim=1)
-            assert self.action_index is not None
-            logits = self.actor(h) + spatial[:, self.action_index]
-        if self.action_feature_weight is not None:
-            weight = ACTION_FEATURE_GAIN * self.action_feature_weight[self.feature_which]
-            extra = obs[:, self.feature_obs] * weight
-            logits = logits.index_add(1, self.feature_act, extra)
+            board = self.conv(x[:, : config.obs_size].reshape(-1, *config.obs_shape))
+            h = self.mlp(torch.cat([board.flatten(1), x[:, config.obs_size :]], dim=1))
+            logits = self.actor(h)
+            if self.action_conv is not None:
+                spatial = self.action_conv(board).flatten(1)
+                spatial = torch.cat([spatial, spatial.new_zeros(spatial.shape[0], 1)], dim=1)
+                assert self.action_index is not None
+                logits = logits + spatial[:, self.action_index]
         logits = logits.masked_fill(~mask, MASKED_LOGIT)
         return logits, self.critic(h).squeeze(-1)
 
-    def get_value(self, obs: torch.Tensor) -> torch.Tensor:
-        return self.critic(self.torso(obs)).squeeze(-1)
-
     def get_action_and_value(
         self,
-        obs: torch.Tensor,
+        x: torch.Tensor,
         mask: torch.Tensor,
         action: torch.Tensor | None = None,
         greedy: bool = False,
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
         """(action, log-prob, entropy, value); samples unless ``action`` is given or
         ``greedy`` picks the most likely legal action."""
-        logits, value = self(obs, mask)
+        logits, value = self(x, mask)
         # The Categorical distribution of the masked logits, computed directly (the same
         # numbers as torch.distributions.Categorical, without its per-call bookkeeping):
         # illegal actions have probability 0 and add 0 to the entropy.
@@ -180,58 +267,6 @@ class ActorCritic(nn.Module):
         logp = logp_all.gather(-1, action.unsqueeze(-1)).squeeze(-1)
         entropy = -(probs * logp_all).sum(-1)
         return action, logp, entropy, value
-
-
-def _check_action_head(config: NetConfig) -> None:
-    """ValueError unless the board action head fits the network and its input."""
-    if not config.conv_channels or len(config.obs_shape) != 3:
-        raise ValueError(
-            "action_channels needs a conv network over (C, H, W) observations "
-            f"(conv_channels={list(config.conv_channels)}, obs_shape={list(config.obs_shape)})"
-        )
-    if len(config.action_index) != config.num_actions:
-        raise ValueError(
-            f"action_index has {len(config.action_index)} entries, "
-            f"not one per action ({config.num_actions})"
-        )
-    board = config.action_channels * config.obs_shape[1] * config.obs_shape[2]
-    bad = [i for i in config.action_index if not -1 <= i < board]
-    if bad:
-        raise ValueError(f"action_index entries {bad[:5]} are off the {board}-logit board")
-
-
-def _action_feature_index(config: NetConfig) -> tuple[list[int], list[int], list[int]]:
-    """(observation entries, their actions, their field number) of ``action_features``;
-    ValueError unless each field lies inside a flat observation and the actions."""
-    if len(config.obs_shape) != 1 or config.conv_channels:
-        raise ValueError(
-            f"action_features needs a flat observation and no conv layers "
-            f"(obs_shape={list(config.obs_shape)}, conv_channels={list(config.conv_channels)})"
-        )
-    obs_index: list[int] = []
-    act_index: list[int] = []
-    which: list[int] = []
-    for k, (start, first, size) in enumerate(config.action_features):
-        if size < 1 or start < 0 or first < 0:
-            raise ValueError(f"action_features entry {[start, first, size]} is malformed")
-        if start + size > config.obs_shape[0] or first + size > config.num_actions:
-            raise ValueError(
-                f"action_features entry {[start, first, size]} runs past the observation "
-                f"({config.obs_shape[0]}) or the actions ({config.num_actions})"
-            )
-        obs_index += range(start, start + size)
-        act_index += range(first, first + size)
-        which += [k] * size
-    return obs_index, act_index, which
-
-
-def action_features_of(encoder: Any) -> tuple[tuple[int, int, int], ...]:
-    """``NetConfig.action_features`` for a flat encoder's ``action_fields``."""
-    fields = {f.name: f for f in encoder.layout.fields}
-    return tuple(
-        (fields[name].start, first, fields[name].stop - fields[name].start)
-        for name, first in encoder.action_fields.items()
-    )
 
 
 def count_parameters(model: nn.Module) -> int:

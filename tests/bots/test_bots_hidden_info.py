@@ -15,10 +15,22 @@ import pytest
 
 from choco_envs import bots
 from choco_envs.bots.base import AgentView, Bot
+from choco_envs.bots.game_kinds import game_bots
 from tests.bots.choco_toy import ToyRaceGame
 from tests.bots.helpers import GAMES, game_id, random_positions, restored
 
-SPECS = ("random", "greedy", "mcts:simulations=24")
+COMMON_SPECS = ("random", "mcts:simulations=24")
+
+
+def bot_cases() -> list[tuple[object, str]]:
+    """Every game with the common bots and every kind of bot its game lists."""
+    return [
+        (game_cls, spec)
+        for game_cls in GAMES
+        for spec in (*COMMON_SPECS, *game_bots(game_cls.spec.env_id))
+    ]
+
+
 #: positions checked per game and bot, spread over two random games
 MAX_POSITIONS = 16
 
@@ -33,7 +45,9 @@ def first_disagreement(spec_or_bot, game_cls, every: int = 4):
         lookalike = restored(env, env.game.determinize(env.state_, seat, rng))
         for seed in range(2):
             make = (
-                spec_or_bot if callable(spec_or_bot) else lambda s: bots.make(spec_or_bot, seed=s)
+                spec_or_bot
+                if callable(spec_or_bot)
+                else lambda s: bots.make(spec_or_bot, env_id=game_cls.spec.env_id, seed=s)
             )
             on_real, on_lookalike = make(seed).act(env), make(seed).act(lookalike)
             if on_real != on_lookalike:
@@ -41,9 +55,11 @@ def first_disagreement(spec_or_bot, game_cls, every: int = 4):
     return None
 
 
-@pytest.mark.parametrize("spec", SPECS)
-@pytest.mark.parametrize("game_cls", GAMES, ids=game_id)
+@pytest.mark.parametrize(
+    ("game_cls", "spec"), bot_cases(), ids=[f"{game_id(g)}-{s}" for g, s in bot_cases()]
+)
 def test_bot_chooses_the_same_on_states_its_seat_cannot_tell_apart(game_cls, spec):
+    """Every bot kind of every game, not only the baselines."""
     assert first_disagreement(spec, game_cls) is None
 
 

@@ -93,7 +93,7 @@ def test_bench_reports_ratios_against_connect_four(tmp_path: Path) -> None:
             "num_players is given twice",
         ),
         (
-            ["eval", "--env", "chocolates_v0", "--bots", "ppo:foo=1"],
+            ["eval", "--env", "chocolates_v0", "--bots", "policy:x.safetensors,foo=1"],
             "unknown option 'foo' for policy; allowed options: sample",
         ),
         (

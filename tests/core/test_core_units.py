@@ -105,7 +105,7 @@ def test_cli_option_parsing() -> None:
         "num_players": 3,
         "packages": False,
     }
-    with pytest.raises(ConfigError, match="key=value"):
+    with pytest.raises(ConfigError, match="KEY=VALUE"):
         parse_options(["edition"])
 
 

@@ -32,19 +32,22 @@ def toy_meta(**options: Any) -> dict[str, Any]:
         "observation_shape": list(game.encoder("flat").shape),
         "num_actions": game.num_actions,
         "steps_trained": 123,
-        "arena": {"random": {"win_rate": 0.5}},
+        "arena": {"random": {"win_rate": 0.5, "games": 4}},
         "training": {"command": "test"},
     }
 
 
-def toy_model(**options: Any) -> Any:
+def toy_model(extra_inputs: int = 0, **options: Any) -> Any:
     import torch
 
     from choco_envs.policy.net import ActorCritic, NetConfig
 
     meta = toy_meta(**options)
     torch.manual_seed(0)
-    return ActorCritic(NetConfig(tuple(meta["observation_shape"]), meta["num_actions"], (16,)))
+    config = NetConfig(
+        tuple(meta["observation_shape"]), meta["num_actions"], (16,), extra_inputs=extra_inputs
+    )
+    return ActorCritic(config)
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The imitation warm start (choco_envs.policy.imitation) on the toy Nim, whose greedy
+"""The imitation warm start (choco_envs.train.imitation) on the toy Nim, whose greedy
 bot plays perfectly (leave a multiple of 4)."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from tests.training.toy_nim import ENV_ID
 
 torch = pytest.importorskip("torch")
 
-from choco_envs.policy.imitation import Demos, collect, fit  # noqa: E402
-from choco_envs.policy.selfplay import evaluate  # noqa: E402
+from choco_envs.train.evaluate import evaluate  # noqa: E402
+from choco_envs.train.imitation import Demos, collect, fit  # noqa: E402
 
 OPTIONS = {"stones": 13}
 

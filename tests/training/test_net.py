@@ -49,8 +49,9 @@ def test_board_head_adds_each_actions_board_logit_at_its_position() -> None:
     mask = torch.ones(6, 5, dtype=torch.bool)
     with torch.no_grad():
         logits, _ = model(obs, mask)
-        h = model.torso(obs)
-        board = model.action_conv(model.torso[:2](obs)).flatten(1)
+        conv = model.conv(obs)
+        h = model.mlp(conv.flatten(1))
+        board = model.action_conv(conv).flatten(1)
         expected = model.actor(h) + torch.stack(
             [board[:, i] if i >= 0 else torch.zeros(6) for i in index], dim=1
         )
@@ -71,42 +72,41 @@ def test_board_head_that_does_not_fit_is_refused(kwargs: dict, message: str) -> 
         ActorCritic(NetConfig((3, 2, 3), 3, (8,), **config))
 
 
-def test_action_features_add_each_entry_to_its_action_logit() -> None:
-    """``action_features`` (obs start, first action, size): entry i of a field is added to
-    action first+i's logit, times the field's weight (0 at first: no change) and
-    ``ACTION_FEATURE_GAIN``; other actions and the value are untouched."""
-    from choco_envs.policy.net import ACTION_FEATURE_GAIN
-
-    torch.manual_seed(2)
-    plain = ActorCritic(NetConfig((10,), 7, (16,)))
-    config = NetConfig((10,), 7, (16,), action_features=((2, 1, 3), (8, 5, 2)))
-    model = ActorCritic(config)
-    state = plain.state_dict()
-    state["action_feature_weight"] = torch.zeros(2)
-    model.load_state_dict(state, strict=True)
-    obs, mask = torch.randn(5, 10), torch.ones(5, 7, dtype=torch.bool)
-    (l0, v0), (l1, v1) = plain(obs, mask), model(obs, mask)
-    assert torch.allclose(l0, l1) and torch.allclose(v0, v1)
-    with torch.no_grad():
-        model.action_feature_weight.copy_(torch.tensor([0.5, -2.0]))
-    l2, v2 = model(obs, mask)
-    expected = l0.clone()
-    expected[:, 1:4] += ACTION_FEATURE_GAIN * 0.5 * obs[:, 2:5]
-    expected[:, 5:7] += ACTION_FEATURE_GAIN * -2.0 * obs[:, 8:10]
-    assert torch.allclose(l2, expected, atol=1e-5) and torch.allclose(v2, v0)
-    assert NetConfig.from_json(config.to_json()) == config
-    assert "action_features" not in NetConfig((10,), 7).to_json()  # older files read as before
-
-
 @pytest.mark.parametrize(
-    ("features", "shape", "conv", "match"),
+    "config",
     [
-        (((8, 0, 3),), (10,), (), "runs past the observation"),
-        (((0, 5, 3),), (10,), (), "runs past the observation .* or the actions"),
-        (((0, 0, 0),), (10,), (), "malformed"),
-        (((0, 0, 2),), (2, 3, 3), (4,), "needs a flat observation"),
+        NetConfig((10,), 7, (32, 16)),
+        NetConfig((10,), 7, ()),
+        NetConfig((10,), 7, (8,), extra_inputs=3),
+        NetConfig((3, 2, 3), 5, (8,), (4, 6), action_channels=2, action_index=(0, 7, 11, -1, 5)),
+        NetConfig((3, 2, 3), 5, (8,), (4,), extra_inputs=2),
     ],
+    ids=["mlp", "linear", "mlp+extra", "conv+board", "conv+extra"],
 )
-def test_bad_action_features_are_refused(features, shape, conv, match) -> None:
-    with pytest.raises(ValueError, match=match):
-        ActorCritic(NetConfig(shape, 7, (8,), conv, action_features=features))
+def test_parameter_shapes_are_the_state_dict_of_the_network(config: NetConfig) -> None:
+    """What the checkpoint loader checks a file against, before building anything."""
+    from choco_envs.policy.net import parameter_shapes
+
+    state = ActorCritic(config).state_dict()
+    assert {k: tuple(v.shape) for k, v in state.items()} == parameter_shapes(config)
+    assert NetConfig.from_json(config.to_json()) == config
+
+
+def test_extra_inputs_reach_the_mlp_after_the_conv_stack() -> None:
+    """The policy input of a conv net is the flattened planes, then the feature inputs:
+    changing only the extra inputs changes the output; planes-shaped input is accepted
+    without extras."""
+    torch.manual_seed(3)
+    model = ActorCritic(NetConfig((3, 2, 3), 5, (8,), (4,), extra_inputs=2))
+    x = torch.randn(4, 18 + 2)
+    mask = torch.ones(4, 5, dtype=torch.bool)
+    with torch.no_grad():
+        base, _ = model(x, mask)
+        x2 = x.clone()
+        x2[:, 18:] += 1.0
+        moved, _ = model(x2, mask)
+    assert not torch.allclose(base, moved)
+    plain = ActorCritic(NetConfig((3, 2, 3), 5, (8,), (4,)))
+    planes = torch.randn(4, 3, 2, 3)
+    with torch.no_grad():
+        assert torch.equal(plain(planes, mask)[0], plain(planes.flatten(1), mask)[0])

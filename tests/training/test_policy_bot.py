@@ -75,7 +75,39 @@ def test_policy_bot_imports_no_torch_until_built() -> None:
 
     code = (
         "import sys, choco_envs, choco_envs.policy, choco_envs.policy.bot, "
-        "choco_envs.policy.train_cli, choco_envs.wrappers; print('torch' in sys.modules)"
+        "choco_envs.policy.features, choco_envs.train, choco_envs.train.cli, "
+        "choco_envs.train.ship, choco_envs.wrappers; print('torch' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_policy_bot_plays_on_worker_processes(tmp_path: Path) -> None:
+    """`choco eval --workers 2` with a checkpoint bot finishes (forked workers play on one
+    torch thread each; a child cannot use the thread pool the parent started). A tiny
+    Factory checkpoint made here: the test does not depend on a shipped file."""
+    import subprocess
+    import sys
+
+    import torch
+
+    from choco_envs.policy.checkpoint import save_checkpoint
+    from choco_envs.policy.net import ActorCritic, NetConfig
+    from choco_envs.registry import make_game
+
+    game = make_game("chocolate_factory_v1")
+    shape = game.encoder("flat").shape
+    torch.manual_seed(0)
+    meta = {"env_id": "chocolate_factory_v1", "version": game.spec.version,
+            "options": {k: v for k, v in game.config.items() if v is not None},
+            "encoder": "flat", "observation_shape": list(shape),
+            "num_actions": game.num_actions, "steps_trained": 0, "arena": {},
+            "training": {"command": "test"}}  # fmt: skip
+    path = save_checkpoint(
+        tmp_path / "f.safetensors", ActorCritic(NetConfig(shape, game.num_actions, (8,))), meta
+    )
+    command = [sys.executable, "-m", "choco_envs.cli", "eval", "--env", "chocolate_factory_v1",
+               "--bots", f"policy:{path}", "random", "--games", "4", "--workers", "2", "--quiet"]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "policy:" in done.stdout and "random" in done.stdout

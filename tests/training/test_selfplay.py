@@ -8,8 +8,9 @@ import random
 import numpy as np
 import pytest
 
-from choco_envs.policy.selfplay import SeatRollout
-from choco_envs.policy.vec import LEARNER, PAST, GameVec, LeagueRoles
+from choco_envs.core.errors import ConfigError
+from choco_envs.train.games import LEARNER, PAST, GameVec, LeagueRoles
+from choco_envs.train.ppo import SeatRollout
 from tests.training.toy_nim import ENV_ID
 
 
@@ -28,7 +29,7 @@ def add(buf: SeatRollout, env: int, seat: int, value: float) -> None:
 def test_multi_step_turns_link_each_seat_to_its_own_next_decision() -> None:
     """Seat 0 moves twice in a row, then seat 1, then seat 0 again; the game ends with
     seat 0 winning: seat 0's chain is 0 -> 1 -> 3, seat 1's is 2 alone."""
-    buf = SeatRollout(16, (2,), 3)
+    buf = SeatRollout(16, 2, 3)
     for seat, value in [(0, 0.1), (0, 0.2), (1, 0.3), (0, 0.4)]:
         add(buf, 0, seat, value)
     buf.end_game(0, [1.0, -1.0])
@@ -41,7 +42,7 @@ def test_multi_step_turns_link_each_seat_to_its_own_next_decision() -> None:
 
 
 def test_gae_with_lambda_follows_the_seat_chain() -> None:
-    buf = SeatRollout(8, (2,), 3)
+    buf = SeatRollout(8, 2, 3)
     add(buf, 0, 0, 0.5)
     add(buf, 0, 1, 0.0)
     add(buf, 0, 0, 0.25)
@@ -53,7 +54,7 @@ def test_gae_with_lambda_follows_the_seat_chain() -> None:
 
 
 def test_unfinished_last_transition_is_carried_into_the_next_rollout() -> None:
-    buf = SeatRollout(8, (2,), 3)
+    buf = SeatRollout(8, 2, 3)
     add(buf, 0, 0, 0.5)
     add(buf, 1, 0, 0.7)
     add(buf, 0, 0, 0.6)
@@ -79,9 +80,9 @@ def test_league_always_has_a_learner_seat_and_follows_the_weights() -> None:
 
 
 def test_league_refuses_bad_probabilities() -> None:
-    with pytest.raises(ValueError, match="exceeds 1"):
+    with pytest.raises(ConfigError, match="exceeds 1"):
         LeagueRoles(0.8, 0.5, {})
-    with pytest.raises(ValueError, match="needs at least one bot"):
+    with pytest.raises(ConfigError, match="needs at least one bot"):
         LeagueRoles(0.5, 0.2, {})
 
 

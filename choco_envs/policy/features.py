@@ -1,0 +1,175 @@
+"""Feature functions: extra policy inputs computed from a seat's own observation.
+
+An env's observation is game information (``flat``, and ``planes`` where a board
+exists). A policy may read more than the raw observation: *facts* derived from it, such
+as counts, what is affordable, or a probability given the visible information. Never a
+bot's choice, evaluation or search: those would make the network the bot again.
+
+A :class:`FeatureFunction` is named and versioned. ``build(game, encoder)`` returns a
+:class:`Features` for one env configuration: ``size`` extra inputs and
+``compute(obs)`` mapping a batch of that encoder's observations (B, *shape) to (B, size)
+float32 values. It reads only the observation (and static facts of the game: its layout,
+its components), so every caller computes the same thing from what the seat may see.
+
+:class:`PolicyInputs` is what every caller uses (the trainer, imitation, evaluation and
+the policy bot): the observation flattened, then the feature function's inputs. A
+checkpoint stores the feature function's name, version and size (``features`` in its
+metadata); loading refuses (CheckpointError) a file whose feature function is not
+installed, or is installed at another version or size: change a function's output,
+bump its version.
+
+The registry lists every function explicitly (:data:`FEATURES`); a function made outside
+the package (a test, a plug-in) is added with :func:`register`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from choco_envs.core.errors import CheckpointError, ConfigError
+
+
+@dataclass(frozen=True)
+class Features:
+    """A feature function built for one env configuration and encoder."""
+
+    size: int
+    compute: Callable[[np.ndarray], np.ndarray]
+
+
+@dataclass(frozen=True)
+class FeatureFunction:
+    """A named, versioned way to compute extra inputs from an observation.
+
+    ``build(game, encoder_name)`` returns :class:`Features`, or raises ConfigError when
+    the function does not apply to that env or encoder (say why, and where it does)."""
+
+    name: str
+    version: int
+    doc: str
+    build: Callable[[Any, str], Features]
+
+    def to_json(self, size: int) -> dict[str, Any]:
+        return {"name": self.name, "version": self.version, "size": size}
+
+
+# ---------------------------------------------------------------- the functions
+def _field_totals(game: Any, encoder: str) -> Features:
+    """Per layout field, the sum of its values (for planes, of each channel's cells)."""
+    enc = game.encoder(encoder)
+    fields = enc.layout.fields
+    if not fields:
+        raise ConfigError(f"field_totals: {game.spec.env_id}'s {encoder!r} declares no fields")
+    starts = np.array([f.start for f in fields])
+
+    def compute(obs: np.ndarray) -> np.ndarray:
+        per_entry = obs.reshape(obs.shape[0], obs.shape[1], -1).sum(axis=2)
+        return np.add.reduceat(per_entry, starts, axis=1).astype(np.float32)
+
+    return Features(len(fields), compute)
+
+
+FIELD_TOTALS = FeatureFunction(
+    "field_totals",
+    1,
+    "for each field of the observation's layout, the sum of its entries (planes: of "
+    "every cell of its channels): counts such as cards held or tiles placed, handed "
+    "to the network ready-made",
+    _field_totals,
+)
+
+#: every feature function, by name (listed explicitly)
+FEATURES: dict[str, FeatureFunction] = {FIELD_TOTALS.name: FIELD_TOTALS}
+
+
+def register(function: FeatureFunction) -> None:
+    """Add a feature function made outside the package (refused if the name is taken by
+    another function)."""
+    known = FEATURES.get(function.name)
+    if known is not None and known is not function:
+        raise ConfigError(f"feature function {function.name!r} is already registered")
+    FEATURES[function.name] = function
+
+
+def feature_function(name: str) -> FeatureFunction:
+    """The registered function ``name``; ConfigError naming the registered ones."""
+    if name not in FEATURES:
+        raise ConfigError(
+            f"unknown feature function {name!r}; allowed: '' (none), "
+            + ", ".join(map(repr, FEATURES))
+        )
+    return FEATURES[name]
+
+
+# ---------------------------------------------------------------- policy inputs
+class PolicyInputs:
+    """What a policy network reads for ``game`` with observation ``encoder`` and feature
+    function ``feature`` ('' for none): the observation flattened, then the features."""
+
+    def __init__(self, game: Any, encoder: str, feature: str = "") -> None:
+        self.encoder_name = encoder
+        self.encoder = game.encoder(encoder)
+        self.obs_shape = tuple(self.encoder.shape)
+        self.obs_size = int(np.prod(self.obs_shape))
+        self.function = feature_function(feature) if feature else None
+        self.features = None if self.function is None else self.function.build(game, encoder)
+        self.extra = 0 if self.features is None else int(self.features.size)
+        self.size = self.obs_size + self.extra
+
+    def metadata(self) -> dict[str, Any] | None:
+        """What a checkpoint stores of the feature function (None: none)."""
+        return None if self.function is None else self.function.to_json(self.extra)
+
+    def from_observations(self, obs: np.ndarray) -> np.ndarray:
+        """(B, *obs_shape) observations -> (B, size) float32 policy inputs."""
+        obs = np.asarray(obs, dtype=np.float32)
+        flat = obs.reshape(obs.shape[0], self.obs_size)
+        if self.features is None:
+            return flat
+        extra = np.asarray(self.features.compute(obs), dtype=np.float32)
+        if extra.shape != (obs.shape[0], self.extra):
+            raise ValueError(
+                f"feature function {self.function.name!r} gave shape {extra.shape}, "  # type: ignore[union-attr]
+                f"not {(obs.shape[0], self.extra)}"
+            )
+        return np.concatenate([flat, extra], axis=1)
+
+    def encode(self, state: Any, player: int) -> np.ndarray:
+        """The policy input of ``player`` in ``state`` (a (size,) float32 vector)."""
+        return self.from_observations(self.encoder.encode(state, player)[None])[0]
+
+
+def check_features(stored: Any, game: Any, encoder: str, where: str) -> str:
+    """The feature function's name that a checkpoint's ``features`` metadata names ('' for
+    none), refused (CheckpointError) unless the same version is installed and gives the
+    same number of inputs for ``game`` and ``encoder``."""
+    if stored is None:
+        return ""
+    if not isinstance(stored, dict) or set(stored) != {"name", "version", "size"}:
+        raise CheckpointError(f"{where}: metadata 'features' is malformed: {stored!r:.120}")
+    name, version = stored["name"], stored["version"]
+    installed = FEATURES.get(name) if isinstance(name, str) else None
+    if installed is None:
+        raise CheckpointError(
+            f"{where} reads feature function {name!r}, which is not installed; installed: "
+            + (", ".join(map(repr, FEATURES)) or "none")
+        )
+    if installed.version != version:
+        raise CheckpointError(
+            f"{where} was trained with feature function {name!r} version {version!r}; the "
+            f"installed one is version {installed.version}: retrain it"
+        )
+    try:
+        size = installed.build(game, encoder).size
+    except ConfigError as err:
+        raise CheckpointError(f"{where}: feature function {name!r}: {err}") from err
+    if size != stored["size"]:
+        raise CheckpointError(
+            f"{where} expects {stored['size']!r} inputs from feature function {name!r}; it "
+            f"now gives {size} for this env: retrain it"
+        )
+    return name

@@ -1,0 +1,427 @@
+"""Put a trained file into the shipped checkpoints, only when it is measurably better.
+
+    choco ship runs/chocolates_v0__ppo__1/final.safetensors
+    choco ship runs/x/final.safetensors --force                     # replace the shipped one
+    choco ship runs/x/final.safetensors --force --head-to-head 400  # decide by a match
+    choco ship --table                                              # regenerate the table
+
+Training never writes into checkpoints/; this is the one step that does. It refuses:
+
+- a file that does not load for the installed env (version, sizes, feature function);
+- a file whose stored evaluation (its metadata's ``arena``, written by ``choco train``'s
+  final evaluation) has fewer than 400 games against random or against greedy;
+- replacing the file that serves the same env options (or any file at the destination)
+  without ``--force``;
+- with ``--force``, a file that is not measurably better than the one it replaces. The
+  rule: against greedy, the new file's 95% interval lies wholly above the old one's (the
+  stored evaluations, >= 400 games each), or, with ``--head-to-head N`` (N >= 400), the
+  new file's win rate against the old one over N games on duplicate deals, seats
+  rotated, has a 95% interval wholly above an even share (1/players); and in both cases
+  its interval against random is not wholly below the old one's. An old file that no
+  longer loads (its env changed) is replaced without a comparison.
+
+It copies the file to ``<checkpoints>/<env_id>/<name>.safetensors`` (``--to`` or the
+folder ``bots.make("ppo")`` reads, see ``choco_envs.policy.checkpoint_dir``), writes the
+file's model card into ``<checkpoints>/README.md`` (what it reads, how it was trained,
+the figures, the exact training and ship commands, the comparison) and regenerates that
+README's table of stored evaluations (``choco ship --table`` does only that).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import math
+import shlex
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+from choco_envs.core.errors import CheckpointError, ChocoError, ConfigError
+
+#: games a stored evaluation (and a head-to-head) needs, per opponent
+MIN_GAMES = 400
+TABLE_BEGIN, TABLE_END = "<!-- stored-evaluations:begin -->", "<!-- stored-evaluations:end -->"
+CARDS_HEADING = "## Model cards"
+TEMPLATE = f"""# Shipped checkpoints
+
+One file per env and edition, each served by `choco_envs.bots.make("ppo", env_id=...)`
+(the file whose options match the env's). A file gets here only through `choco ship
+RUN_FILE` (docs/training.md#shipping): it needs a stored evaluation of >= 400 games
+against random and against greedy, and replaces a file only when it is measurably better.
+Every file reads game information only (`flat` or `planes`, and a policy-layer feature
+function where its card says so). A non-editable install does not carry this folder:
+point `CHOCO_CHECKPOINTS=DIR` at a copy of it.
+
+## Stored evaluations
+
+Regenerated from the files' metadata by `choco ship --table`.
+
+{TABLE_BEGIN}
+{TABLE_END}
+
+{CARDS_HEADING}
+
+One card per file, written by `choco ship`: the env, version and options; what the file
+reads (encoder, feature function and version); the network and the file's size; how it
+was trained (env steps, minutes, the imitation teacher) and the exact training command;
+its stored figures against random and greedy (win rate, 95% interval, games, seed of the
+deals); the ship command and date; how it compared with the file it replaced; its sha256.
+"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("run_file", nargs="?", help="the .safetensors file of a run to ship")
+    parser.add_argument("--name", help="file name in <checkpoints>/<env_id>/ (default: ppo, or "
+                        "the name of the shipped file it replaces)")  # fmt: skip
+    parser.add_argument("--to", metavar="DIR", help="the checkpoints folder (default: "
+                        "$CHOCO_CHECKPOINTS, else the source checkout's checkpoints/)")  # fmt: skip
+    parser.add_argument("--force", action="store_true", help="replace the shipped file "
+                        "(only if measurably better)")  # fmt: skip
+    parser.add_argument("--head-to-head", type=int, default=0, metavar="N",
+                        help=f"decide by N >= {MIN_GAMES} games against the file it replaces "
+                        "instead of the stored evaluations against greedy")  # fmt: skip
+    parser.add_argument("--seed", type=int, default=7, help="seed of the head-to-head deals")
+    parser.add_argument("--table", action="store_true", help="only regenerate the table of "
+                        "stored evaluations in <checkpoints>/README.md")  # fmt: skip
+    parser.add_argument("--progress", choices=("true", "false"), default="true",
+                        help="show the head-to-head's progress")  # fmt: skip
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        root = destination(args.to)
+        if args.table:
+            print(write_readme(root, None, None))
+            return 0
+        if not args.run_file:
+            raise ConfigError("give a RUN_FILE to ship (or --table)")
+        shipped = ship(
+            Path(args.run_file),
+            root,
+            name=args.name,
+            force=args.force,
+            head_to_head=args.head_to_head,
+            seed=args.seed,
+            command=command_line(args),
+            progress=args.progress == "true",
+        )
+    except ChocoError as err:
+        print(f"choco ship: error: {err}", file=sys.stderr)
+        return 2
+    print(f"shipped {shipped}")
+    return 0
+
+
+def command_line(args: argparse.Namespace) -> str:
+    words = [args.run_file]
+    words += ["--name", args.name] if args.name else []
+    words += ["--to", args.to] if args.to else []
+    words += ["--force"] if args.force else []
+    words += ["--head-to-head", str(args.head_to_head)] if args.head_to_head else []
+    words += ["--seed", str(args.seed)] if args.head_to_head else []
+    return "choco ship " + shlex.join(words)
+
+
+def destination(to: str | None) -> Path:
+    """The checkpoints folder to write to."""
+    from choco_envs.policy.checkpoint import checkpoint_dir
+
+    if to:
+        folder = Path(to)
+        if not folder.is_dir():
+            raise ConfigError(f"--to {to!r} is not a folder")
+        return folder
+    found = checkpoint_dir()
+    if found is None:
+        raise ConfigError(
+            "no checkpoints folder: this is not a source checkout; pass --to DIR or set "
+            "CHOCO_CHECKPOINTS=DIR"
+        )
+    found.mkdir(exist_ok=True)
+    return found
+
+
+# ---------------------------------------------------------------- the rule
+def interval(result: dict[str, Any]) -> tuple[float, float]:
+    """The stored 95% interval of a win rate (recomputed from rate and games if absent)."""
+    from choco_envs.arena.stats import wilson_interval
+
+    if "win_rate_ci95" in result:
+        low, high = result["win_rate_ci95"]
+        return float(low), float(high)
+    return wilson_interval(result["win_rate"] * result["games"], int(result["games"]))
+
+
+def stored_evaluation(meta: dict[str, Any], path: Path) -> dict[str, dict[str, Any]]:
+    """The file's evaluation against random and greedy, each >= MIN_GAMES games."""
+    arena: dict[str, Any] = meta["arena"] if isinstance(meta.get("arena"), dict) else {}
+    out: dict[str, dict[str, Any]] = {}
+    for opponent in ("random", "greedy"):
+        result = arena.get(opponent)
+        if not isinstance(result, dict):
+            result = {}
+        games = result.get("games", 0)
+        if not isinstance(games, (int, float)) or games < MIN_GAMES or "win_rate" not in result:
+            raise ConfigError(
+                f"{str(path)!r} stores no evaluation of >= {MIN_GAMES} games against "
+                f"{opponent} (found: {games!r} games); train with final_eval_games >= "
+                f"{MIN_GAMES} (the default)"
+            )
+        out[opponent] = result
+    return out
+
+
+def compare_stored(new: dict[str, Any], old: dict[str, Any]) -> tuple[bool, str]:
+    """The stored-evaluation rule: (passed, what was compared)."""
+    new_g, old_g = interval(new["greedy"]), interval(old["greedy"])
+    new_r, old_r = interval(new["random"]), interval(old["random"])
+    better = new_g[0] > old_g[1]
+    not_worse = not new_r[1] < old_r[0]
+    text = (
+        f"stored evaluations: vs greedy new {_pct(new['greedy'])} against old "
+        f"{_pct(old['greedy'])} ({'above' if better else 'not above'}); vs random new "
+        f"{_pct(new['random'])} against old {_pct(old['random'])} "
+        f"({'not below' if not_worse else 'below'})"
+    )
+    return better and not_worse, text
+
+
+def compare_head_to_head(
+    model: Any, meta: dict[str, Any], old_path: Path, old_meta: dict[str, Any], games: int,
+    seed: int, progress: bool,
+) -> tuple[bool, str, dict[str, Any]]:  # fmt: skip
+    """The head-to-head rule: (passed, what was compared, the match's result)."""
+    from choco_envs.train.evaluate import evaluate
+
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=games, desc="head-to-head", unit="game", leave=False)
+    feature = (meta.get("features") or {}).get("name", "")
+    result = evaluate(
+        model, meta["env_id"], meta["options"], meta["encoder"], f"policy:{old_path}", games,
+        seed, feature=feature,
+        progress=None if bar is None else lambda done: bar.update(done - bar.n),
+    )  # fmt: skip
+    if bar is not None:
+        bar.close()
+    share = 1.0 / int(meta["options"].get("num_players", 2))
+    low, high = interval(result)
+    better = low > share
+    new_r, old_r = interval(meta["arena"]["random"]), interval(old_meta["arena"]["random"])
+    not_worse = not new_r[1] < old_r[0]
+    text = (
+        f"head-to-head: new won {_pct(result)} of {result['games']} games against the old "
+        f"file (even share {share:.1%}: {'above' if better else 'not above'}); vs random new "
+        f"{_pct(meta['arena']['random'])} against old {_pct(old_meta['arena']['random'])} "
+        f"({'not below' if not_worse else 'below'})"
+    )
+    return better and not_worse, text, result
+
+
+def _pct(result: dict[str, Any]) -> str:
+    low, high = interval(result)
+    return f"{result['win_rate']:.1%} [{low:.1%}, {high:.1%}]"
+
+
+# ---------------------------------------------------------------- shipping
+def ship(
+    run_file: Path,
+    root: Path,
+    name: str | None = None,
+    force: bool = False,
+    head_to_head: int = 0,
+    seed: int = 7,
+    command: str = "",
+    progress: bool = False,
+) -> Path:
+    """Ship ``run_file`` into ``root`` by the rules of the module docstring; returns the
+    shipped path. ConfigError (or CheckpointError) on every refusal, before any write."""
+    from choco_envs.policy.checkpoint import SUFFIX, load_policy, read_metadata
+
+    if head_to_head and head_to_head < MIN_GAMES:
+        raise ConfigError(f"--head-to-head {head_to_head} is not allowed; allowed: >= {MIN_GAMES}")
+    if name is not None and (not name or "/" in name or name.startswith(".")):
+        raise ConfigError(f"--name {name!r} is not allowed; allowed: a file name without suffix")
+    model, meta = load_policy(run_file)
+    evaluation = stored_evaluation(meta, run_file)
+    folder = root / meta["env_id"]
+    incumbent = None
+    for path in sorted(folder.glob(f"*{SUFFIX}")) if folder.is_dir() else []:
+        try:
+            same = read_metadata(path)["options"] == meta["options"]
+        except CheckpointError:
+            same = path.stem == (name or "ppo")
+        if same:
+            incumbent = path
+    if name is None:
+        name = incumbent.stem if incumbent is not None else "ppo"
+    target = folder / f"{name}{SUFFIX}"
+    if target.resolve() == run_file.resolve():
+        raise ConfigError(f"{str(run_file)!r} is already the shipped file")
+    if target.exists() and target != incumbent:
+        raise ConfigError(
+            f"{str(target)!r} serves other options ({read_metadata(target)['options']}); give "
+            "another --name"
+        )
+    comparison = "nothing replaced"
+    h2h = None
+    if incumbent is not None:
+        if not force:
+            raise ConfigError(
+                f"{str(incumbent)!r} is shipped for these options; pass --force to replace "
+                "it (it is replaced only if the new file is measurably better)"
+            )
+        try:
+            _, old_meta = load_policy(incumbent)
+        except CheckpointError as err:
+            comparison = f"replaced {incumbent.name}, which no longer loads ({err})"
+        else:
+            old_eval = stored_evaluation(old_meta, incumbent)
+            if head_to_head:
+                passed, comparison, h2h = compare_head_to_head(
+                    model, meta, incumbent, old_meta, head_to_head, seed, progress
+                )
+            else:
+                passed, comparison = compare_stored(evaluation, old_eval)
+            if not passed:
+                raise ConfigError(
+                    f"not shipped: {run_file} is not measurably better than {incumbent} "
+                    f"({comparison})"
+                )
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_suffix(".shipping")
+    shutil.copyfile(run_file, tmp)
+    tmp.chmod(0o644)
+    tmp.replace(target)
+    if incumbent is not None and incumbent != target:
+        incumbent.unlink()
+    card = model_card(target, meta, command, comparison, h2h)
+    write_readme(root, f"{meta['env_id']}/{target.name}", card)
+    return target
+
+
+# ---------------------------------------------------------------- the README
+def model_card(
+    path: Path, meta: dict[str, Any], command: str, comparison: str, h2h: dict[str, Any] | None
+) -> str:
+    """The markdown card of a shipped file."""
+    from choco_envs.policy.checkpoint import file_sha256
+
+    net = meta["network"]
+    layers = [f"conv {'-'.join(map(str, net['conv_channels']))}"] if net["conv_channels"] else []
+    layers.append(f"MLP {'x'.join(map(str, net['hidden'])) or '(linear)'}")
+    if net.get("action_channels"):
+        layers.append("board action head")
+    feature = meta.get("features")
+    reads = f"`{meta['encoder']}` {meta['observation_shape']}" + (
+        f" + feature function `{feature['name']}` v{feature['version']} ({feature['size']} inputs)"
+        if feature
+        else ""
+    )
+    training = meta.get("training", {})
+    trained = f"{meta['steps_trained']:,} env steps"
+    if "minutes" in training:
+        trained += f", {training['minutes']} min of PPO"
+    imitation = training.get("imitation")
+    if imitation:
+        trained += (
+            f", after imitating `{imitation['teacher']}` ({imitation['rounds']} rounds, "
+            f"{imitation['decisions']:,} decisions)"
+        )
+    date = datetime.date.today().isoformat()
+    rows = [
+        ("env", f"{meta['env_id']} version {meta['version']}, options {_options(meta)}"),
+        ("reads", reads),
+        ("network", ", ".join(layers) + f" ({path.stat().st_size / 1024:.0f} KB)"),
+        ("trained", trained),
+        ("training command", f"`{training.get('command', '?')}`"),
+        ("vs random", _figure(meta["arena"]["random"])),
+        ("vs greedy", _figure(meta["arena"]["greedy"])),
+    ]
+    if h2h is not None:
+        rows.append(("vs the file it replaced", _figure(h2h)))
+    rows += [
+        ("shipped", f"{date} by `{command}`"),
+        ("comparison", comparison),
+        ("sha256", f"`{file_sha256(path)}`"),
+    ]
+    key = f"{meta['env_id']}/{path.name}"
+    body = "\n".join(f"| {k} | {v} |" for k, v in rows)
+    return f"### {key}\n\n<!-- card: {key} -->\n| | |\n|---|---|\n{body}\n<!-- end card -->\n"
+
+
+def _options(meta: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in sorted(meta["options"].items()))
+
+
+def _figure(result: dict[str, Any]) -> str:
+    return (
+        f"{_pct(result)} over {result['games']} games (duplicate deals, seats rotated; "
+        f"seed {result.get('seed', '?')})"
+    )
+
+
+def table(root: Path) -> str:
+    """The markdown table of every shipped file's stored evaluation (metadata only)."""
+    from choco_envs.policy.checkpoint import read_metadata
+
+    lines = [
+        "| file | env | options | reads | vs random | vs greedy | steps | KB |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for path in sorted(root.glob("*/*.safetensors")):
+        key = f"{path.parent.name}/{path.name}"
+        try:
+            meta = read_metadata(path)
+        except CheckpointError as err:
+            lines.append(f"| `{key}` | unreadable: {err} | | | | | | |")
+            continue
+        arena = meta.get("arena", {})
+        rates = [_pct(arena[o]) + f" ({arena[o]['games']})" if o in arena else "-"
+                 for o in ("random", "greedy")]  # fmt: skip
+        feature = meta.get("features")
+        reads = meta["encoder"] + (f" + {feature['name']} v{feature['version']}" if feature else "")
+        lines.append(
+            f"| `{key}` | {meta['env_id']} v{meta['version']} | {_options(meta)} | {reads} | "
+            f"{rates[0]} | {rates[1]} | {meta['steps_trained']:,} | "
+            f"{math.ceil(path.stat().st_size / 1024)} |"
+        )
+    if len(lines) == 2:
+        lines.append("| (none shipped yet) | | | | | | | |")
+    return "\n".join(lines)
+
+
+def write_readme(root: Path, key: str | None, card: str | None) -> str:
+    """Rewrite ``root/README.md``: the table regenerated, the card of ``key`` replaced
+    (or added), and the cards of files no longer there dropped. Returns the table."""
+    readme = root / "README.md"
+    text = readme.read_text() if readme.is_file() else TEMPLATE
+    if TABLE_BEGIN not in text or TABLE_END not in text:
+        text = text.rstrip() + f"\n\n## Stored evaluations\n\n{TABLE_BEGIN}\n{TABLE_END}\n"
+    if CARDS_HEADING not in text:
+        text = text.rstrip() + f"\n\n{CARDS_HEADING}\n"
+    head, rest = text.split(TABLE_BEGIN, 1)
+    _, tail = rest.split(TABLE_END, 1)
+    rows = table(root)
+    text = f"{head}{TABLE_BEGIN}\n{rows}\n{TABLE_END}{tail}"
+    before, cards = text.split(CARDS_HEADING, 1)
+    kept = [c for c in _cards(cards) if (root / c[0]).is_file() and c[0] != key]
+    if key is not None and card is not None:
+        kept.append((key, card))
+    intro = cards.split("### ", 1)[0].rstrip()
+    blocks = "\n".join(block for _, block in sorted(kept))
+    readme.write_text(f"{before}{CARDS_HEADING}{intro}\n\n{blocks}".rstrip() + "\n")
+    return rows
+
+
+def _cards(text: str) -> list[tuple[str, str]]:
+    """(key, block) of every card in ``text``."""
+    out = []
+    for chunk in text.split("### ")[1:]:
+        key = chunk.split("\n", 1)[0].strip()
+        out.append((key, "### " + chunk.rstrip() + "\n"))
+    return out

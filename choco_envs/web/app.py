@@ -1,0 +1,240 @@
+"""The HTTP app: the pages and the JSON API under them (docs/web.md lists every route).
+
+Every request body is validated (pydantic, strict types; unknown fields refused):
+malformed is 422, an illegal move 400 with the rules' message, a bad token 403, an
+unknown game or record 404. Nothing is fetched from outside: the pages, scripts and
+styles are served from the package (``choco_envs/web/static``), and FastAPI's own docs
+pages (which load from a CDN) are switched off.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Query, Request
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
+
+from choco_envs.core.errors import ChocoError
+from choco_envs.registry import make_game
+from choco_envs.web.catalog import BotCatalog, catalog, check_env, check_options
+from choco_envs.web.errors import Conflict, Invalid, NotFound, WebError
+from choco_envs.web.sessions import MAX_WAIT, GameManager, Settings
+from choco_envs.web.store import MAX_UPLOAD_BYTES, frames
+
+STATIC = Path(__file__).parent / "static"
+OptionValue = StrictBool | StrictInt | StrictFloat | StrictStr | None
+TOKEN_LENGTH = 200
+
+
+class NewGame(BaseModel):
+    """``POST /api/games``."""
+
+    model_config = ConfigDict(extra="forbid")
+    env_id: StrictStr
+    options: dict[StrictStr, OptionValue] = Field(default_factory=dict)
+    seats: list[StrictStr] = Field(min_length=1, max_length=8)
+    seed: StrictInt | None = Field(default=None, ge=0, lt=2**63)
+
+
+class Move(BaseModel):
+    """``POST /api/games/{id}/actions``."""
+
+    model_config = ConfigDict(extra="forbid")
+    token: StrictStr = Field(min_length=1, max_length=TOKEN_LENGTH)
+    action: StrictInt
+
+
+class BotQuery(BaseModel):
+    """``POST /api/bots``."""
+
+    model_config = ConfigDict(extra="forbid")
+    env_id: StrictStr
+    options: dict[StrictStr, OptionValue] = Field(default_factory=dict)
+
+
+class SecurityHeaders:
+    """No referrer (seat links carry tokens), no sniffing, no caching of the API; and the
+    time the app took (``server-timing: app;dur=MS``), which the load test reads."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        api = scope["path"].startswith("/api/")
+        started = time.perf_counter()
+
+        async def send_with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                took = (time.perf_counter() - started) * 1000
+                headers = list(message.get("headers", []))
+                headers += [
+                    (b"referrer-policy", b"no-referrer"),
+                    (b"x-content-type-options", b"nosniff"),
+                    (b"server-timing", f"app;dur={took:.2f}".encode()),
+                ]
+                if api:
+                    headers.append((b"cache-control", b"no-store"))
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The app for one server; ``settings`` as ``choco serve`` sets them."""
+    settings = settings or Settings()
+    manager = GameManager(settings)
+    bots = BotCatalog(settings.policies)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        manager.start()
+        yield
+        await manager.stop()
+
+    app = FastAPI(
+        title="choco_envs",
+        docs_url=None,
+        redoc_url=None,
+        openapi_url="/api/openapi.json",
+        lifespan=lifespan,
+    )
+    app.state.manager = manager
+    app.add_middleware(SecurityHeaders)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.exception_handler(WebError)
+    async def refused(request: Request, err: WebError) -> JSONResponse:
+        return JSONResponse({"detail": err.message}, status_code=err.status)
+
+    async def blocking(fn: Any, *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(manager.work, fn, *args)
+
+    # ------------------------------------------------------------------ pages
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/play/{game_id}", include_in_schema=False)
+    async def play_page(game_id: str) -> FileResponse:
+        return FileResponse(STATIC / "play.html")
+
+    @app.get("/replay/{record_id}", include_in_schema=False)
+    async def replay_page(record_id: str) -> FileResponse:
+        return FileResponse(STATIC / "replay.html")
+
+    # ------------------------------------------------------------------ lobby
+    @app.get("/api/catalog")
+    async def get_catalog() -> JSONResponse:
+        return JSONResponse(await blocking(catalog, settings.policies))
+
+    @app.post("/api/bots")
+    async def get_bots(query: BotQuery) -> JSONResponse:
+        env_id = check_env(query.env_id)
+        options = check_options(env_id, query.options)
+        try:
+            make_game(env_id, **options)
+        except ChocoError as err:
+            raise Invalid(str(err)) from None
+        return JSONResponse({"env_id": env_id, "bots": await blocking(bots.bots, env_id, options)})
+
+    # ------------------------------------------------------------------ games
+    @app.post("/api/games", status_code=201)
+    async def new_game(body: NewGame, request: Request) -> JSONResponse:
+        game, tokens = await manager.create(body.env_id, dict(body.options), body.seats, body.seed)
+        base = str(request.base_url).rstrip("/")
+        urls = [None if t is None else f"{base}/play/{game.id}?token={t}" for t in tokens]
+        return JSONResponse({"game_id": game.id, "seat_urls": urls}, status_code=201)
+
+    @app.get("/api/games/{game_id}")
+    async def game_state(
+        game_id: str,
+        token: str | None = Query(None, min_length=1, max_length=TOKEN_LENGTH),
+        since: int | None = Query(None, ge=-1),
+        wait: float = Query(20.0, ge=0.0, le=MAX_WAIT),
+        log_from: int = Query(0, ge=0),
+    ) -> JSONResponse:
+        game = manager.get(game_id)
+        seat = game.seat_of(token)
+        game.touch()
+        if since is not None:
+            await game.wait_change(since, wait)
+            if game.closed:
+                raise NotFound(f"game {game_id!r} expired")
+        return JSONResponse(game.snapshot(seat, log_from))
+
+    @app.post("/api/games/{game_id}/actions")
+    async def make_move(game_id: str, body: Move, log_from: int = Query(0, ge=0)) -> JSONResponse:
+        game = manager.get(game_id)
+        seat = game.seat_of(body.token)
+        game.touch()
+        manager.move(game, seat, body.action)
+        return JSONResponse(game.snapshot(seat, log_from))
+
+    @app.get("/api/games/{game_id}/record")
+    async def game_record(game_id: str) -> JSONResponse:
+        game = manager.get(game_id)
+        if not game.env.game_over():
+            raise Conflict("the record is given once the game is over")
+        return _download(game.env.save(), f"{game.env_id}-{game.id}.json")
+
+    # ------------------------------------------------------------------ records
+    def store() -> Any:
+        if manager.store is None:
+            raise NotFound("this server keeps no records (started without a records folder)")
+        return manager.store
+
+    @app.get("/api/records")
+    async def list_records(limit: int = Query(100, ge=1, le=1000)) -> JSONResponse:
+        return JSONResponse({"records": await blocking(store().listing, limit)})
+
+    @app.post("/api/records", status_code=201)
+    async def upload_record(request: Request) -> JSONResponse:
+        size = request.headers.get("content-length")
+        if size is not None and size.isdigit() and int(size) > MAX_UPLOAD_BYTES:
+            return JSONResponse(
+                {"detail": f"a record is at most {MAX_UPLOAD_BYTES} bytes"}, status_code=413
+            )
+        body = bytearray()
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_UPLOAD_BYTES:
+                return JSONResponse(
+                    {"detail": f"a record is at most {MAX_UPLOAD_BYTES} bytes"}, status_code=413
+                )
+        record_id = await blocking(store().upload, bytes(body))
+        return JSONResponse({"record_id": record_id}, status_code=201)
+
+    @app.get("/api/records/{record_id}")
+    async def get_record(record_id: str) -> JSONResponse:
+        return _download(await blocking(store().load, record_id), f"{record_id}.json")
+
+    @app.get("/api/records/{record_id}/frames")
+    async def record_frames(
+        record_id: str, seat: str | None = Query(None, max_length=12)
+    ) -> JSONResponse:
+        record = await blocking(store().load, record_id)
+        players = store().players(record_id)
+        body = await blocking(frames, record, seat, players)
+        return JSONResponse({"record_id": record_id, **body})
+
+    return app
+
+
+def _download(record: dict[str, Any], filename: str) -> JSONResponse:
+    return JSONResponse(
+        record, headers={"content-disposition": f'attachment; filename="{filename}"'}
+    )
+
+
+__all__ = ["create_app"]

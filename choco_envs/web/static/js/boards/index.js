@@ -1,0 +1,15 @@
+// The board of each view kind ("board" in the view); unknown kinds fall back to text.
+import * as chocolates from "./chocolates.js";
+import * as le_chocolat from "./le_chocolat.js";
+import * as text from "./text.js";
+
+const BOARDS = { chocolates, le_chocolat, text };
+
+export function boardFor(view) {
+  return BOARDS[view.board] || text;
+}
+
+/** Mark (or unmark) the board elements of one action, e.g. while its move is hovered. */
+export function hint(el, action, on) {
+  for (const node of el.querySelectorAll(`[data-action="${action}"]`)) node.classList.toggle("hint", on);
+}

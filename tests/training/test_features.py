@@ -1,0 +1,177 @@
+"""Feature functions: extra policy inputs computed from the observation alone, named and
+versioned in the checkpoint, applied the same way by the trainer, imitation, evaluation
+and the policy bot."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from choco_envs.core.errors import CheckpointError, ConfigError
+from choco_envs.policy import features
+from choco_envs.policy.features import FeatureFunction, Features, PolicyInputs
+from choco_envs.registry import make_game
+from tests.training.toy_nim import ENV_ID
+
+TINY = dict(
+    env_id=ENV_ID, options={"stones": 13}, total_timesteps=300, num_envs=4, num_steps=8,
+    hidden=(16,), eval_every=0, final_eval_games=4, track=False, progress=False,
+)  # fmt: skip
+
+
+def _stones_mod_4(game: Any, encoder: str) -> Features:
+    """The toy Nim's winning fact: the stones left modulo 4, one-hot (0 means the seat
+    to move loses against perfect play), read from the one-hot pile in the observation."""
+    if game.spec.env_id != ENV_ID or encoder != "flat":
+        raise ConfigError("stones_mod_4 applies to toy_nim_v0's flat observation only")
+
+    def compute(obs: np.ndarray) -> np.ndarray:
+        stones = obs[:, :22].argmax(axis=1)
+        out = np.zeros((len(obs), 4), dtype=np.float32)
+        out[np.arange(len(obs)), stones % 4] = 1.0
+        return out
+
+    return Features(4, compute)
+
+
+MOD4 = FeatureFunction("stones_mod_4", 1, "stones left modulo 4, one-hot", _stones_mod_4)
+
+
+@pytest.fixture(autouse=True)
+def mod4_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setitem(features.FEATURES, MOD4.name, MOD4)
+    yield
+
+
+def mod4_of(x: np.ndarray) -> np.ndarray:
+    """What the feature must be for policy inputs ``x`` (observation first)."""
+    return _stones_mod_4(make_game(ENV_ID), "flat").compute(np.atleast_2d(x)[:, :26])
+
+
+def random_states(env_id: str, n: int, seed: int, **options: Any) -> list[tuple[Any, int]]:
+    game = make_game(env_id, **options)
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        s = game.new_state(rng)
+        while not game.is_over(s) and len(out) < n:
+            out.append((game.copy(s), game.current_player(s)))
+            game.apply(s, rng.choice(game.legal_actions(s)), rng)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("env_id", "encoder"), [("chocolates_v0", "flat"), ("le_chocolat_v0", "planes")]
+)
+def test_field_totals_sum_each_layout_field(env_id: str, encoder: str) -> None:
+    """The shipped feature function: for each field (entries of a flat observation,
+    channels of planes), the sum of its values."""
+    game = make_game(env_id)
+    inputs = PolicyInputs(game, encoder, "field_totals")
+    fields = game.encoder(encoder).layout.fields
+    assert inputs.extra == len(fields) and inputs.metadata() == {
+        "name": "field_totals", "version": 1, "size": len(fields)
+    }  # fmt: skip
+    for state, seat in random_states(env_id, 20, seed=1):
+        obs = game.encoder(encoder).encode(state, seat)
+        x = inputs.encode(state, seat)
+        np.testing.assert_array_equal(x[: obs.size], obs.ravel())
+        expected = [obs[f.start : f.stop].sum() for f in fields]
+        np.testing.assert_allclose(x[obs.size :], expected, rtol=1e-6)
+
+
+def test_unknown_or_inapplicable_feature_functions_are_refused() -> None:
+    with pytest.raises(
+        ConfigError, match=r"unknown feature function 'nope'; allowed: ''.*field_totals"
+    ):
+        PolicyInputs(make_game(ENV_ID), "flat", "nope")
+    with pytest.raises(ConfigError, match="applies to toy_nim_v0's flat observation only"):
+        PolicyInputs(make_game("chocolates_v0"), "flat", "stones_mod_4")
+    with pytest.raises(ConfigError, match="already registered"):
+        features.register(FeatureFunction("stones_mod_4", 2, "another", _stones_mod_4))
+
+
+def test_trainer_imitation_evaluation_and_bot_read_the_same_inputs(tmp_path: Path) -> None:
+    """One computation everywhere: the trainer's games, imitation's records and the
+    policy bot's network input all end with the feature of their own observation."""
+    from choco_envs.policy.bot import PolicyBot
+    from choco_envs.policy.checkpoint import read_metadata
+    from choco_envs.registry import make
+    from choco_envs.train.evaluate import evaluate
+    from choco_envs.train.games import LEARNER, GameVec
+    from choco_envs.train.imitation import collect
+    from choco_envs.train.ppo import Args, train
+
+    path = train(Args(**TINY, feature="stones_mod_4", runs_dir=str(tmp_path)))
+    meta = read_metadata(path)
+    assert meta["features"] == {"name": "stones_mod_4", "version": 1, "size": 4}
+    assert meta["network"]["extra_inputs"] == 4
+
+    vec = GameVec(ENV_ID, {"stones": 13}, "flat", 3, 0, lambda n, r: [LEARNER] * n, (),
+                  feature="stones_mod_4")  # fmt: skip
+    dec = vec.reset()
+    for _ in range(3):
+        np.testing.assert_array_equal(dec.obs[:, 26:], mod4_of(dec.obs))
+        dec = vec.step(np.zeros(3, dtype=np.int64))
+
+    demos = collect(ENV_ID, {"stones": 13}, "flat", "greedy", 5, 0, feature="stones_mod_4")
+    assert demos.obs.shape[1] == 30
+    np.testing.assert_array_equal(demos.obs[:, 26:], mod4_of(demos.obs))
+
+    bot = PolicyBot(path, env_id=ENV_ID)
+    seen: list[np.ndarray] = []
+    forward = bot.model.forward
+    bot.model.forward = lambda x, mask: (seen.append(x.numpy().copy()), forward(x, mask))[1]  # type: ignore[method-assign]
+    env = make(ENV_ID, stones=13)
+    env.reset(seed=0)
+    while not all(env.terminations.values()):
+        env.step(bot.act(env))
+    assert len(seen) >= 4
+    for x in seen:
+        np.testing.assert_array_equal(x[:, 26:], mod4_of(x))
+
+    model = bot.model
+    result = evaluate(model, ENV_ID, {"stones": 13}, "flat", "random", 4, 1, feature="stones_mod_4")
+    assert result["games"] == 4
+
+
+def test_a_checkpoint_is_refused_when_its_feature_function_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Name, version and size are stored; another installed version, a function no
+    longer installed, or another size is a CheckpointError."""
+    from choco_envs.policy.checkpoint import load_policy, save_checkpoint
+    from tests.training.conftest import toy_meta, toy_model
+
+    meta = {**toy_meta(), "features": MOD4.to_json(4)}
+    path = save_checkpoint(tmp_path / "f.safetensors", toy_model(extra_inputs=4), meta)
+    load_policy(path, ENV_ID)  # as installed: loads
+    bumped = FeatureFunction("stones_mod_4", 2, "changed", _stones_mod_4)
+    monkeypatch.setitem(features.FEATURES, "stones_mod_4", bumped)
+    with pytest.raises(CheckpointError, match="version 1; the installed one is version 2"):
+        load_policy(path, ENV_ID)
+
+    def wider(game: Any, encoder: str) -> Features:
+        return Features(5, lambda obs: np.zeros((len(obs), 5), np.float32))
+
+    monkeypatch.setitem(
+        features.FEATURES, "stones_mod_4", FeatureFunction("stones_mod_4", 1, "", wider)
+    )
+    with pytest.raises(CheckpointError, match="expects 4 inputs from feature function"):
+        load_policy(path, ENV_ID)
+    monkeypatch.delitem(features.FEATURES, "stones_mod_4")
+    with pytest.raises(CheckpointError, match="'stones_mod_4', which is not installed"):
+        load_policy(path, ENV_ID)
+
+
+def test_args_refuse_an_unknown_feature_before_anything_runs(tmp_path: Path) -> None:
+    from choco_envs.train.ppo import Args, train
+
+    with pytest.raises(ConfigError, match="unknown feature function 'nope'"):
+        train(Args(**{**TINY, "runs_dir": str(tmp_path)}, feature="nope"))
+    assert not list(tmp_path.iterdir())

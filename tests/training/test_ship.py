@@ -1,0 +1,151 @@
+"""`choco ship`: the one step that puts a file into checkpoints/, only with a stored
+evaluation of >= 400 games, never over a shipped file without --force, and only when
+measurably better; it writes the file's model card and the table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import torch
+
+from choco_envs.arena.stats import wilson_interval
+from choco_envs.cli import main
+from choco_envs.core.errors import ConfigError
+from choco_envs.policy.checkpoint import file_sha256, read_metadata, save_checkpoint
+from choco_envs.policy.net import ActorCritic, NetConfig
+from choco_envs.train.ship import TABLE_BEGIN, TABLE_END, ship
+from tests.training.conftest import toy_meta
+from tests.training.toy_nim import ENV_ID
+
+OPTIONS = {"stones": 13}
+
+
+def result(rate: float, games: int = 400) -> dict[str, Any]:
+    low, high = wilson_interval(rate * games, games)
+    return {"win_rate": rate, "games": games, "win_rate_ci95": [low, high], "seed": 1}
+
+
+def nim_model(perfect: bool) -> ActorCritic:
+    """A linear policy over the one-hot pile: perfect play (leave a multiple of 4), or
+    always taking one stone."""
+    config = NetConfig((26,), 3, ())
+    model = ActorCritic(config)
+    with torch.no_grad():
+        model.actor.weight.zero_()
+        model.actor.bias.copy_(torch.tensor([1.0, 0.0, 0.0]))
+        if perfect:
+            for stones in range(1, 22):
+                if stones % 4:
+                    model.actor.weight[stones % 4 - 1, stones] = 10.0
+    return model
+
+
+def checkpoint(
+    path: Path, random: float = 0.9, greedy: float = 0.5, games: int = 400, perfect: bool = False
+) -> Path:
+    meta = toy_meta(**OPTIONS)
+    meta["arena"] = {"random": result(random, games), "greedy": result(greedy, games)}
+    meta["training"] = {"command": f"choco train --seed {len(path.name)}", "minutes": 1.0}
+    return save_checkpoint(path, nim_model(perfect), meta)
+
+
+def test_first_ship_copies_the_file_and_writes_its_card_and_the_table(tmp_path: Path) -> None:
+    root = tmp_path / "checkpoints"
+    root.mkdir()
+    run = checkpoint(tmp_path / "run.safetensors")
+    shipped = ship(run, root, command="choco ship run.safetensors")
+    assert shipped == root / ENV_ID / "ppo.safetensors"
+    assert file_sha256(shipped) == file_sha256(run)
+    readme = (root / "README.md").read_text()
+    table = readme.split(TABLE_BEGIN)[1].split(TABLE_END)[0]
+    assert f"`{ENV_ID}/ppo.safetensors`" in table and "50.0% [45.1%, 54.9%] (400)" in table
+    assert f"### {ENV_ID}/ppo.safetensors" in readme
+    assert "| shipped |" in readme and "`choco ship run.safetensors`" in readme
+    assert "| training command | `choco train --seed 15` |" in readme
+    assert f"| sha256 | `{file_sha256(shipped)}` |" in readme
+    assert "| comparison | nothing replaced |" in readme
+
+
+@pytest.mark.parametrize("games", [0, 399])
+def test_a_file_without_a_400_game_evaluation_is_refused(tmp_path: Path, games: int) -> None:
+    run = checkpoint(tmp_path / "run.safetensors", games=max(games, 1))
+    if games == 0:
+        meta = read_metadata(run)
+        meta.pop("format")
+        meta["arena"] = {}
+        from choco_envs.policy.checkpoint import load_policy
+
+        run = save_checkpoint(run, load_policy(run)[0], meta)
+    with pytest.raises(ConfigError, match="no evaluation of >= 400 games against random"):
+        ship(run, tmp_path)
+    assert not (tmp_path / ENV_ID).exists()
+
+
+def test_replacing_needs_force_and_a_measurably_better_file(tmp_path: Path) -> None:
+    """The stored-evaluation rule: against greedy the new 95% interval lies wholly above
+    the old one's, and against random it is not wholly below."""
+    old = ship(checkpoint(tmp_path / "a.safetensors", greedy=0.50), tmp_path)
+    before = file_sha256(old)
+    close = checkpoint(tmp_path / "b.safetensors", greedy=0.55)
+    with pytest.raises(ConfigError, match="pass --force to replace it"):
+        ship(close, tmp_path)
+    with pytest.raises(ConfigError, match="not measurably better.*vs greedy new 55.0%.*not above"):
+        ship(close, tmp_path, force=True)
+    worse_vs_random = checkpoint(tmp_path / "c.safetensors", random=0.7, greedy=0.70)
+    with pytest.raises(ConfigError, match=r"vs random new 70.0%.*\(below\)"):
+        ship(worse_vs_random, tmp_path, force=True)
+    assert file_sha256(old) == before
+    better = checkpoint(tmp_path / "d.safetensors", greedy=0.65)
+    assert ship(better, tmp_path, force=True, command="choco ship d --force") == old
+    assert file_sha256(old) == file_sha256(better)
+    readme = (tmp_path / "README.md").read_text()
+    assert readme.count(f"### {ENV_ID}/ppo.safetensors") == 1  # the card was replaced
+    assert "vs greedy new 65.0% [60.2%, 69.5%] against old 50.0% [45.1%, 54.9%] (above)" in readme
+
+
+def test_head_to_head_decides_by_a_400_game_match(tmp_path: Path) -> None:
+    """``--head-to-head N``: the new file must win more than an even share against the
+    old one on duplicate deals; perfect Nim beats always-take-one in every game."""
+    ship(checkpoint(tmp_path / "old.safetensors"), tmp_path)
+    perfect = checkpoint(tmp_path / "new.safetensors", perfect=True)
+    with pytest.raises(ConfigError, match="--head-to-head 399 is not allowed"):
+        ship(perfect, tmp_path, force=True, head_to_head=399)
+    ship(perfect, tmp_path, force=True, head_to_head=400)
+    readme = (tmp_path / "README.md").read_text()
+    assert "head-to-head: new won 100.0% [99.1%, 100.0%] of 400 games" in readme
+    assert "| vs the file it replaced | 100.0%" in readme
+    # the other way round, the old file (always one stone) loses the match: refused
+    weak = checkpoint(tmp_path / "weak.safetensors")
+    with pytest.raises(ConfigError, match="head-to-head: new won 0.0%"):
+        ship(weak, tmp_path, force=True, head_to_head=400)
+
+
+def test_a_shipped_file_that_no_longer_loads_is_replaced_without_comparison(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / ENV_ID).mkdir()
+    (tmp_path / ENV_ID / "ppo.safetensors").write_bytes(b"an old format")
+    run = checkpoint(tmp_path / "run.safetensors", greedy=0.2)
+    with pytest.raises(ConfigError, match="pass --force"):
+        ship(run, tmp_path)
+    ship(run, tmp_path, force=True)
+    assert "which no longer loads" in (tmp_path / "README.md").read_text()
+
+
+def test_choco_ship_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = checkpoint(tmp_path / "run.safetensors", games=100)
+    root = tmp_path / "shipped"
+    root.mkdir()
+    assert main(["ship", str(run), "--to", str(root)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("choco ship: error:") and err.count("\n") == 1
+    good = checkpoint(tmp_path / "good.safetensors")
+    assert main(["ship", str(good), "--to", str(root), "--name", "ppo_toy"]) == 0
+    assert (root / ENV_ID / "ppo_toy.safetensors").is_file()
+    assert f"choco ship {good} --name ppo_toy --to {root}" in (root / "README.md").read_text()
+    (root / ENV_ID / "ppo_toy.safetensors").unlink()
+    assert main(["ship", "--table", "--to", str(root)]) == 0
+    readme = (root / "README.md").read_text()
+    assert "(none shipped yet)" in readme and "### " not in readme  # stale card dropped
