@@ -4,10 +4,9 @@ trainer's, in one run (the figures of docs/scale.md).
     pip install -e ".[rllib]"
     python examples/scale_bench.py --env-id chocolates_v0 --seconds 60 --json runs/scale.json
 
-Both trainers get the same work: masked PPO self-play with the league of
-``configs/chocolates_v0/ppo.yaml`` (self-play 0.4, past snapshots 0.2, bots random 0.7 /
-greedy 0.3), 2,048 env steps a rollout, 4 epochs of 4 minibatches, a 256x256 MLP, one
-torch thread, no evaluation. "Game steps" are every action applied to a game (the
+Both trainers get the same work: masked PPO self-play with a league of self-play 0.4,
+past snapshots 0.2 and bots random 0.7 / greedy 0.3, 2,048 env steps a rollout, 4 epochs
+of 4 minibatches, a 256x256 MLP, one torch thread, no evaluation. "Game steps" are every action applied to a game (the
 learner's, the snapshots' and the bots'): what the home-made trainer counts as env
 steps. RLlib's own "env steps" count only the network decisions it samples (bot moves
 are played inside the env); both are reported. Each RLlib row is measured after its

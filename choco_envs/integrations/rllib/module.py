@@ -52,15 +52,22 @@ def to_actor_critic(
 ) -> Any:
     """The ActorCritic holding the weights of an RLlib module's ``state`` (its
     ``get_state()`` or ``state_dict()``: name -> array or tensor)."""
+    from torch import nn
+
     model = actor_critic(obs_shape, num_actions, hidden)
+    # ActorCritic's hidden Linear layers in order (whatever its module names), then its
+    # policy and value heads; RLlib's encoder MLP holds Linear/Tanh pairs from index 0.
+    hidden_layers = [
+        name
+        for name, layer in model.named_modules()
+        if isinstance(layer, nn.Linear) and name not in ("actor", "critic")
+    ]
+    if len(hidden_layers) != len(hidden):
+        raise ValueError(f"ActorCritic has {len(hidden_layers)} hidden layers, not {len(hidden)}")
     weights: dict[str, torch.Tensor] = {}
-    for i in range(len(hidden)):
+    for i, name in enumerate(hidden_layers):
         for kind in ("weight", "bias"):
-            # ActorCritic's torso: Flatten at 0, then Linear/Tanh pairs; RLlib's encoder
-            # MLP: Linear/Tanh pairs from 0.
-            weights[f"torso.{1 + 2 * i}.{kind}"] = _tensor(
-                state[f"encoder.encoder.net.mlp.{2 * i}.{kind}"]
-            )
+            weights[f"{name}.{kind}"] = _tensor(state[f"encoder.encoder.net.mlp.{2 * i}.{kind}"])
     for kind in ("weight", "bias"):
         weights[f"actor.{kind}"] = _tensor(state[f"pi.net.mlp.0.{kind}"])
         weights[f"critic.{kind}"] = _tensor(state[f"vf.net.mlp.0.{kind}"])
