@@ -1,0 +1,65 @@
+"""The one place where integrations and examples use the project's checkpoint format.
+
+A policy trained by another library is written as a ``choco_envs.policy.net.ActorCritic``
+(the network ``policy:PATH``, ``choco eval`` and ``choco play`` load) with the standard
+metadata, so nothing downstream knows which library trained it. Only the stable surface
+is used: ``NetConfig``, ``ActorCritic``, ``save_checkpoint`` and ``load_policy``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+
+def game_facts(env_id: str, options: dict[str, Any], encoder: str) -> dict[str, Any]:
+    """The metadata fields fixed by the env: id, version, options (the game's own
+    values, defaults filled in), encoder, observation shape and number of actions."""
+    from choco_envs.registry import make_game
+
+    game = make_game(env_id, **options)
+    return {
+        "env_id": env_id,
+        "version": int(game.spec.version),
+        "options": {k: v for k, v in game.config.items() if isinstance(v, (bool, int, float, str))},
+        "encoder": encoder,
+        "observation_shape": [int(x) for x in game.encoder(encoder).shape],
+        "num_actions": int(game.num_actions),
+    }
+
+
+def actor_critic(obs_shape: tuple[int, ...], num_actions: int, hidden: tuple[int, ...]) -> Any:
+    """The project's masked MLP actor-critic (Flatten, then Linear + Tanh per hidden
+    layer, a policy head and a value head on the shared torso)."""
+    from choco_envs.policy.net import ActorCritic, NetConfig
+
+    return ActorCritic(NetConfig(tuple(obs_shape), int(num_actions), tuple(hidden)))
+
+
+def save_policy(
+    path: str | Path,
+    model: Any,
+    env_id: str,
+    options: dict[str, Any],
+    encoder: str,
+    steps_trained: int,
+    arena: dict[str, Any] | None = None,
+    training: dict[str, Any] | None = None,
+) -> Path:
+    """Write ``model`` (an ActorCritic) as a checkpoint of ``env_id`` with these options."""
+    from choco_envs.policy.checkpoint import save_checkpoint
+
+    meta = {
+        **game_facts(env_id, options, encoder),
+        "steps_trained": int(steps_trained),
+        "arena": arena or {},
+        "training": training or {},
+    }
+    return save_checkpoint(path, model, meta)
+
+
+def load_policy(path: str | Path, env_id: str | None = None) -> tuple[Any, dict[str, Any]]:
+    """(ActorCritic in eval mode, metadata) of a checkpoint, refused when incompatible."""
+    from choco_envs.policy.checkpoint import load_policy as load
+
+    return load(path, env_id)
