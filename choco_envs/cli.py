@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import sys
 
 #: subcommand -> (module with configure(parser) and run(args) -> int, one-line help)
@@ -27,7 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+def build_parser(only: str | None = None, argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The `choco` parser. Only the chosen subcommand's module is imported (``only``), so
     that `choco play` never pays for torch and `choco --help` starts at once."""
     parser = argparse.ArgumentParser(
@@ -47,7 +48,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             description=module.__doc__,
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
-        module.configure(p)
+        if "argv" in inspect.signature(module.configure).parameters:
+            module.configure(p, argv=argv or [])  # its options depend on the command line
+        else:
+            module.configure(p)
         p.set_defaults(_run=module.run)
     return parser
 
@@ -55,7 +59,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     chosen = next((a for a in argv if not a.startswith("-")), None)
-    parser = build_parser(chosen if chosen in COMMANDS else "")
+    parser = build_parser(chosen if chosen in COMMANDS else "", argv)
     args = parser.parse_args(argv)
     try:
         return int(args._run(args) or 0)

@@ -140,7 +140,7 @@ class SingleAgentEnv(gymnasium.Env):
             return np.zeros(self.aec.game.num_actions, dtype=bool)
         return self.aec.legal_mask().copy()
 
-    def render(self) -> str | None:
+    def render(self) -> Any:  # the ansi text (gymnasium types it as a frame)
         return self.aec.render()
 
     # ------------------------------------------------------------------ internals

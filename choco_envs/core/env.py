@@ -96,7 +96,7 @@ class ChocoAECEnv(AECEnv):
                 "action_mask": spaces.Box(0, 1, (self.game.num_actions,), dtype=np.int8),
             }
         )
-        act_space = spaces.Discrete(self.game.num_actions)
+        act_space: spaces.Discrete = spaces.Discrete(self.game.num_actions)
         # one shared space per kind, as every agent's are identical (Tianshou needs that)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}

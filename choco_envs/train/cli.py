@@ -10,24 +10,61 @@ under runs/<run_name>/ (final.safetensors, TensorBoard scalars, args.yaml); noth
 into checkpoints/ (that is `choco ship`). The trainer is part of the package: this works
 from any install with the ``train`` extra, and never runs a file from the current folder.
 A bad config or flag value is one line on stderr and exit status 2.
+
+``--engine rllib`` trains on Ray RLlib instead (``choco_envs.integrations.rllib``, the
+``rllib`` extra; its own Args, see ``choco train --engine rllib --help`` and
+docs/scale.md): masked PPO self-play with a league, ``--num-env-runners N`` and
+``--address`` to join a running Ray cluster; the result is exported to this project's
+checkpoint format.
 """
 
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 
 from choco_envs.core.errors import ChocoError
 
+ENGINES = ("ppo", "rllib")
 
-def configure(parser: argparse.ArgumentParser) -> None:
-    """``--config`` plus one flag per field of ``choco_envs.train.ppo.Args``."""
+
+def chosen_engine(argv: list[str]) -> str:
+    """The ``--engine`` of a command line (ppo when not given or not understood)."""
+    probe = argparse.ArgumentParser(add_help=False)
+    probe.add_argument("--engine", default="ppo")
+    known, _ = probe.parse_known_args(argv)
+    return str(known.engine)
+
+
+def configure(parser: argparse.ArgumentParser, argv: list[str] | None = None) -> None:
+    """``--engine``, ``--config`` and one flag per field of the chosen engine's Args
+    (``choco_envs.train.ppo.Args``, or the RLlib trainer's)."""
+    parser.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="ppo",
+        help="ppo: the package's own trainer (default); rllib: Ray RLlib (the rllib extra)",
+    )
+    if chosen_engine(argv or []) == "rllib":
+        parser.add_argument(
+            "--config", metavar="FILE", help="YAML file of the RLlib trainer's Args overrides"
+        )
+        try:
+            from choco_envs.integrations.rllib import __main__ as rllib_cli
+        except ImportError as err:
+            parser.epilog = f"(the rllib engine is unavailable: {err})"
+            return
+        rllib_cli.configure(parser, config_flag=False)
+        return
     from choco_envs.train.ppo import add_arguments
 
     add_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.engine == "rllib":
+        return run_rllib(args)
     from choco_envs.train.ppo import args_from, command_line, train
 
     try:
@@ -36,3 +73,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"choco train: error: {err}", file=sys.stderr)
         return 2
     return 0
+
+
+def run_rllib(args: argparse.Namespace) -> int:
+    try:
+        from choco_envs.integrations.rllib import __main__ as rllib_cli
+    except ImportError as err:
+        print(f"choco train: error: --engine rllib needs the rllib extra: {err}", file=sys.stderr)
+        return 2
+    argv = sys.argv[2:] if sys.argv[1:2] == ["train"] else []
+    try:
+        return rllib_cli.run(args, command="choco train " + shlex.join(argv))
+    except ChocoError as err:
+        print(f"choco train: error: {err}", file=sys.stderr)
+        return 2
