@@ -6,7 +6,7 @@ import random
 
 from choco_envs.games.chocolates import ChocolatesGame, ChocolatesState
 from choco_envs.games.chocolates.components import NUM_CARDS
-from choco_envs.games.chocolates.rules import layout_from_text
+from choco_envs.games.chocolates.render import layout_from_text
 
 #: a complete layout of the shipped 21 chocolates; most drawings in the tests are this one
 #: with one or two chocolates swapped. Row 1 is next to the display; the last row is the
