@@ -108,7 +108,9 @@ def _points(text: str) -> float:
 OPTIONS = {
     o.name: o
     for o in (
-        BotOption("min_confidence", _confidence, "least chance that a taken side is right, in [0, 1]"),
+        BotOption(
+            "min_confidence", _confidence, "least chance that a taken side is right, in [0, 1]"
+        ),
         BotOption("ahead_confidence", _confidence, "the chance needed while ahead, in [0, 1]"),
         BotOption("ahead_margin", _points, "expected points of lead that count as ahead"),
         BotOption("near_end_confidence", _confidence, "the chance needed near the end, in [0, 1]"),
@@ -123,9 +125,7 @@ def lead(game: ChocolatesRules, state: ChocolatesState, seat: int, truth: list[f
     return expected_score(state, seat, truth) - max(others)
 
 
-def truth_rates(
-    game: ChocolatesRules, state: ChocolatesState, seat: int, rng: Rng
-) -> list[float]:
+def truth_rates(game: ChocolatesRules, state: ChocolatesState, seat: int, rng: Rng) -> list[float]:
     """The share of ``SAMPLES`` determinizations on which each card is true."""
     counts = [0] * NUM_CARDS
     for _ in range(SAMPLES):

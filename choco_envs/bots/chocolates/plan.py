@@ -273,7 +273,10 @@ class PlanBot(Bot):
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
-        action = self.plan_for(view.game).action(view.determinize(self.rng))
+        game = view.game
+        if not isinstance(game, ChocolatesRules):
+            raise TypeError(f"bot 'plan' plays Chocolates, not {game.spec.env_id}")
+        action = self.plan_for(game).action(view.determinize(self.rng))
         if action not in legal:
             raise RuntimeError(f"bot 'plan' chose illegal action {action}; legal: {legal}")
         return action

@@ -281,9 +281,7 @@ def _check_turn(game: ChocolatesRules, s: ChocolatesState) -> None:
             f"turn reveals one chocolate: {reveals} face up)"
         )
     if s.took_card and not s.cards[s.current]:
-        raise RecordError(
-            f"{WHERE}.took_card = true, but player_{s.current} to act holds no card"
-        )
+        raise RecordError(f"{WHERE}.took_card = true, but player_{s.current} to act holds no card")
     for seat, held in enumerate(s.cards):
         turns = turns_played(s, seat, n) + (seat == s.current and s.took_card)
         if len(held) > turns:

@@ -22,7 +22,6 @@ import numpy as np
 from choco_envs.core.game import Game, Rng
 from choco_envs.core.spec import GameSpec, Option
 from choco_envs.games.chocolates.components import (
-    BESIDE_CELLS,
     GRID_CELLS,
     NOUGAT_SUPPLY,
     NUM_CARDS,

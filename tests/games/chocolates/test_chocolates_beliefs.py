@@ -30,7 +30,11 @@ def test_unseen_kinds_are_the_set_minus_the_face_up_chocolates() -> None:
     want = list(game.components.chocolates)
     for pos in (0, 5, 16):
         want.remove(s.layout[pos])
-    assert game.unseen_kinds(s) == want == sorted(s.layout[p] for p in range(21) if p not in (0, 5, 16))
+    assert (
+        game.unseen_kinds(s)
+        == want
+        == sorted(s.layout[p] for p in range(21) if p not in (0, 5, 16))
+    )
 
 
 def test_dealt_layouts_keep_the_face_up_and_deal_the_rest_uniformly() -> None:

@@ -35,9 +35,14 @@ def _revealed(game: ChocolatesGame, n: int, seed: int = 0):
 def test_plan_is_its_own_kind_with_its_caches_in_the_bot() -> None:
     """``plan`` is made by name and takes no settings; each bot keeps its own estimates
     (no cache is shared through the module), and plays legal moves in the env."""
-    with pytest.raises(ConfigError, match="unknown option 'adaptive' for plan.*allowed options: none"):
+    with pytest.raises(
+        ConfigError, match="unknown option 'adaptive' for plan.*allowed options: none"
+    ):
         bots.make("plan:adaptive=1", env_id="chocolates_v0")
-    a, b = bots.make("plan", env_id="chocolates_v0", seed=1), bots.make("plan", env_id="chocolates_v0")
+    a, b = (
+        bots.make("plan", env_id="chocolates_v0", seed=1),
+        bots.make("plan", env_id="chocolates_v0"),
+    )
     assert isinstance(a, PlanBot) and isinstance(b, PlanBot)
     env = chocolates_v0.env(num_players=2)
     env.reset(seed=3)

@@ -9,12 +9,11 @@ chocolates swapped, so they hold the shipped 21 chocolates.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
-import pytest
-import random
-
 import numpy as np
+import pytest
 
 from choco_envs.games.chocolates import ChocolatesGame
 from choco_envs.games.chocolates.components import PREDICTION_CARDS, default_kinds

@@ -43,11 +43,7 @@ def record_of(game: ChocolatesGame, s: ChocolatesState) -> dict[str, Any]:
 
 #: 2 players: player_0 takes a card on each of its first 4 turns (triggering the end on
 #: the 4th), player_1 only reveals; then player_1 is to play its final turn
-FOUR_TAKES = [
-    a
-    for turn in range(4)
-    for a in (take(0), reveal(2 * turn), reveal(2 * turn + 1))
-]
+FOUR_TAKES = [a for turn in range(4) for a in (take(0), reveal(2 * turn), reveal(2 * turn + 1))]
 
 
 def refused(game: ChocolatesGame, record: dict[str, Any], message: str) -> None:

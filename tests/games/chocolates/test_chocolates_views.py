@@ -84,7 +84,8 @@ def test_bot_computed_observations_are_gone(removed: str) -> None:
     """Observations are game information only: the ``beliefs`` and ``plan`` encoders
     (bot estimates and a bot's chosen action) were removed; asking for one is a
     ConfigError naming the allowed encoders."""
-    with pytest.raises(ConfigError, match=r"observation='%s'.*allowed values: 'flat', 'planes'" % removed):
+    allowed = r"allowed values: 'flat', 'planes'"
+    with pytest.raises(ConfigError, match=rf"observation='{removed}'.*{allowed}"):
         chocolates_v0.env(observation=removed)
     assert set(ChocolatesGame().encoders) == {"flat", "planes"}
 
