@@ -2,8 +2,8 @@
 
 * The **prediction cards** are printed in the rulebook ("Explanation of the Prediction
   Cards") with both point values; :data:`PREDICTION_CARDS` copies them exactly, in the
-  rulebook's order (card id = position in that list). Their predicates live in
-  :mod:`choco_envs.games.chocolates.predictions`.
+  rulebook's order (card id = position in that list). What each predicts (its predicate)
+  is a rule: :mod:`choco_envs.games.chocolates.rules`.
 * The **chocolates** are partly authored: the rulebook prints only the totals (7 round,
   7 triangular, 7 hexagonal; 6 dark, 5 brown, 4 white, 3 green, 2 pink, 1 gold), not which
   type has which shape. The shipped crossing is the one in RULINGS.md:
@@ -12,7 +12,8 @@
   (a dict or the path of a JSON file, see :func:`load_components`).
 
 A chocolate is stored as a *kind*: ``type * 3 + shape`` (0..17); chocolates of the same
-kind are indistinguishable.
+kind are indistinguishable. A game holds what it loaded as ``game.components``
+(:class:`Components`).
 """
 
 from __future__ import annotations
@@ -138,6 +139,22 @@ PREDICTION_CARDS: tuple[PredictionCard, ...] = tuple(
 NUM_CARDS = len(PREDICTION_CARDS)
 
 
+@dataclass(frozen=True)
+class Components:
+    """The component data of one game: the 21 chocolates (sorted kind codes) and the 29
+    printed prediction cards."""
+
+    chocolates: tuple[int, ...]
+    cards: tuple[PredictionCard, ...] = PREDICTION_CARDS
+
+    def kind_totals(self) -> list[int]:
+        """How many chocolates of each kind (0..17) the set holds."""
+        totals = [0] * NUM_KINDS
+        for kind in self.chocolates:
+            totals[kind] += 1
+        return totals
+
+
 def default_kinds() -> list[int]:
     """The 21 shipped chocolates as kind codes, sorted."""
     kinds: list[int] = []
@@ -147,8 +164,8 @@ def default_kinds() -> list[int]:
     return sorted(kinds)
 
 
-def load_components(source: str | Path | Mapping[str, Any] | None) -> list[int]:
-    """The 21 chocolates as sorted kind codes.
+def load_components(source: str | Path | Mapping[str, Any] | None) -> Components:
+    """The component data, with the 21 chocolates from ``source``.
 
     ``source`` is None (the shipped, authored set), a dict
     ``{"chocolates": {"dark": {"round": 2, ...}, ...}}`` (type -> shape -> count), or the
@@ -156,6 +173,11 @@ def load_components(source: str | Path | Mapping[str, Any] | None) -> list[int]:
     (``TYPE_COUNTS``, ``SHAPE_COUNTS``); anything else raises :class:`ConfigError` naming
     the bad value and what is allowed.
     """
+    return Components(tuple(_load_chocolates(source)))
+
+
+def _load_chocolates(source: str | Path | Mapping[str, Any] | None) -> list[int]:
+    """The 21 chocolates of ``source`` (see :func:`load_components`) as sorted kinds."""
     if source is None:
         return default_kinds()
     if isinstance(source, (str, Path)):

@@ -1,6 +1,5 @@
-"""Chocolates encoders: ``"flat"`` (one vector), ``"planes"`` (C, 4, 4) and ``"beliefs"``
-(``flat`` plus what the table can work out about every prediction card: the chance that it
-is true, estimated from the face-up chocolates only; see ``beliefs.py``).
+"""Chocolates encoders: ``"flat"`` (one vector) and ``"planes"`` (C, 4, 4), both game
+information only: what every seat sees on the table.
 
 Action codec (27 actions):
 
@@ -21,7 +20,6 @@ from __future__ import annotations
 
 from itertools import compress
 from operator import mul
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -36,15 +34,19 @@ from choco_envs.games.chocolates.components import (
     NUM_TYPES,
     PREDICTION_CARDS,
 )
-from choco_envs.games.chocolates.predictions import CORNERS, LEFT, MAIN_DIAGONALS, OUTER, RIGHT
-
-if TYPE_CHECKING:
-    from choco_envs.games.chocolates.rules import ChocolatesGame, ChocolatesState
+from choco_envs.games.chocolates.rules import (
+    CORNERS,
+    DISPLAY_SIZE,
+    LEFT,
+    MAIN_DIAGONALS,
+    OUTER,
+    RIGHT,
+    ChocolatesRules,
+    ChocolatesState,
+)
 
 CELL_FEATURES = NUM_TYPES + NUM_SHAPES + 1  # type one-hot, shape one-hot, face-up flag
-DISPLAY_SIZE = 3
 PILE_SIZE = NUM_CARDS - DISPLAY_SIZE
-NUM_ACTIONS = 2 * DISPLAY_SIZE + NUM_CHOCOLATES  # the action codec above
 INV_SUPPLY = 1.0 / NOUGAT_SUPPLY
 INV_PILE = 1.0 / PILE_SIZE
 INV_GRID = 1.0 / GRID_CELLS
@@ -95,7 +97,7 @@ class ChocolatesEncoders:
     two numpy writes: ``put`` of the one-hot indices and one slice of values.
     """
 
-    def __init__(self, game: ChocolatesGame) -> None:
+    def __init__(self, game: ChocolatesRules) -> None:
         self.n = n = game.num_players
         self.layout = lay = flat_layout(n)
         self.size = lay.size
@@ -122,9 +124,7 @@ class ChocolatesEncoders:
             raise AssertionError("flat layout: one-hot fields first, then the values")
         self.inv_limit = 1.0 / game.card_limit
         self.inv_others = 1.0 / (n - 1)
-        totals = [0] * NUM_KINDS
-        for kind in game.chocolates:
-            totals[kind] += 1
+        totals = game.components.kind_totals()
         self.kind_totals = totals
         self.inv_kind = [1.0 / t if t else 0.0 for t in totals]
         self.rest0 = lay["beside"].start  # planes: everything after the grid
@@ -209,129 +209,10 @@ class ChocolatesEncoders:
         out.reshape(-1)[first : first + self.rest] = flat[self.rest0 :]
 
 
-def _starting_with(base: Layout) -> Layout:
-    """A new layout holding the fields of ``base``, to add more after them."""
-    lay = Layout()
-    for f in base.fields:
-        lay.add(f.name, f.size, f.meaning, f.low, f.high)
-    return lay
-
-
-def beliefs_layout(num_players: int) -> Layout:
-    """The ``flat`` layout followed by the belief fields."""
-    lay = _starting_with(flat_layout(num_players))
-    lay.add(
-        "card_truth",
-        NUM_CARDS,
-        "per card id: estimated chance that its prediction is true, from the face-up "
-        "chocolates only (the share of random arrangements of the unseen ones)",
-    )
-    lay.add(
-        "display_truth", DISPLAY_SIZE, "card_truth of the card in each display slot (0 if empty)"
-    )
-    lay.add(
-        "display_side_value",
-        DISPLAY_SIZE * 2,
-        "3 slots x (true side, false side): expected points of the card with that side up "
-        "(points x (2 x chance right - 1)) / 10",
-        -1.0,
-        1.0,
-    )
-    lay.add(
-        "seat_expected_points",
-        num_players,
-        "per seat (own first): expected points of its prediction cards / 40",
-        -1.0,
-        1.0,
-    )
-    return lay
-
-
-class BeliefsEncoder:
-    """Fills the ``beliefs`` observation: ``flat``, then the belief fields."""
-
-    def __init__(self, game: ChocolatesGame, enc: ChocolatesEncoders) -> None:
-        from choco_envs.games.chocolates.beliefs import TruthEstimator, side_value
-
-        self.side_value = side_value
-
-        self.enc = enc
-        self.n = game.num_players
-        self.layout = beliefs_layout(self.n)
-        self.estimator = TruthEstimator(game.chocolates)
-        self.truth0 = self.layout["card_truth"].start
-
-    def fill(self, s: ChocolatesState, player: int, out: np.ndarray) -> None:
-        self.enc.fill_flat(s, player, out[: self.truth0])
-        truth = self.estimator.truth_rates(s.layout, s.revealed)
-        display = [truth[c] if c >= 0 else 0.0 for c in s.display]
-        sides = [
-            self.side_value(c, side, float(truth[c])) if c >= 0 else 0.0
-            for c in s.display
-            for side in (0, 1)
-        ]
-        seats = [(player + rel) % self.n for rel in range(self.n)]
-        held = [
-            sum(
-                self.side_value(code // 2, code % 2, float(truth[code // 2])) for code in s.cards[p]
-            )
-            for p in seats
-        ]
-        i = self.truth0
-        out[i : i + NUM_CARDS] = truth
-        i += NUM_CARDS
-        out[i : i + DISPLAY_SIZE] = display
-        i += DISPLAY_SIZE
-        out[i : i + 2 * DISPLAY_SIZE] = np.asarray(sides, dtype=np.float32) / 10.0
-        i += 2 * DISPLAY_SIZE
-        out[i : i + self.n] = np.clip(np.asarray(held, dtype=np.float32) / 40.0, -1.0, 1.0)
-
-
-def plan_layout(num_players: int) -> Layout:
-    """The ``beliefs`` layout followed by the adaptive plan's fields."""
-    lay = _starting_with(beliefs_layout(num_players))
-    lay.add(
-        "plan_action",
-        NUM_ACTIONS,
-        "per action: 1 for the action the adaptive plan (plan.py, greedy:adaptive=1) "
-        "chooses for the observing seat when it is to act, else 0",
-    )
-    lay.add(
-        "plan_patient",
-        1,
-        "1 while the plan plays patient for the observing seat (another seat reckless, or "
-        "none holding a card), 0 while it plays quick",
-    )
-    return lay
-
-
-class PlanEncoder:
-    """Fills the ``plan`` observation: ``beliefs``, then the adaptive plan's choice."""
-
-    def __init__(self, game: ChocolatesGame, beliefs: BeliefsEncoder) -> None:
-        self.game = game
-        self.beliefs = beliefs
-        self.layout = plan_layout(game.num_players)
-        self.action0 = self.layout["plan_action"].start
-        self.patient = self.layout["plan_patient"].start
-
-    def fill(self, s: ChocolatesState, player: int, out: np.ndarray) -> None:
-        from choco_envs.games.chocolates import plan
-
-        self.beliefs.fill(s, player, out[: self.action0])
-        if self.game.current_player(s) == player:
-            out[self.action0 + plan.plan_action(self.game, s)] = 1.0
-        truth = plan.truth_of(self.game, s)
-        out[self.patient] = float(plan.patient(self.game, s, player, truth))
-
-
-def build_encoders(game: ChocolatesGame) -> dict[str, Encoder[ChocolatesState]]:
-    """The ``flat``, ``planes``, ``beliefs`` and ``plan`` encoders for one configuration
-    of ``game``."""
+def build_encoders(game: ChocolatesRules) -> dict[str, Encoder[ChocolatesState]]:
+    """The ``flat`` and ``planes`` encoders for one configuration of ``game``."""
     enc = ChocolatesEncoders(game)
     planes = enc.planes_layout()
-    beliefs = BeliefsEncoder(game, enc)
-    planned = PlanEncoder(game, beliefs)
     return {
         "flat": Encoder(
             "flat",
@@ -346,20 +227,5 @@ def build_encoders(game: ChocolatesGame) -> dict[str, Encoder[ChocolatesState]]:
             planes,
             enc.fill_planes,
             "grid one-hots and region masks as 4x4 planes, the other features packed",
-        ),
-        "beliefs": Encoder(
-            "beliefs",
-            (beliefs.layout.size,),
-            beliefs.layout,
-            beliefs.fill,
-            "flat, then each card's estimated chance of being true and what it is worth",
-        ),
-        "plan": Encoder(
-            "plan",
-            (planned.layout.size,),
-            planned.layout,
-            planned.fill,
-            "beliefs, then the adaptive plan's action (greedy:adaptive=1) and its mode",
-            action_fields={"plan_action": 0},
         ),
     }

@@ -6,7 +6,7 @@ import random
 
 from choco_envs.games.chocolates import ChocolatesGame, ChocolatesState
 from choco_envs.games.chocolates.components import NUM_CARDS
-from choco_envs.games.chocolates.rules import layout_from_text
+from choco_envs.games.chocolates.render import layout_from_text
 
 #: a complete layout of the shipped 21 chocolates; most drawings in the tests are this one
 #: with one or two chocolates swapped. Row 1 is next to the display; the last row is the
@@ -45,3 +45,20 @@ def take(slot: int, false_side: bool = False) -> int:
 def reveal(pos: int) -> int:
     """The action revealing position ``pos`` (0..15 grid row-major, 16..20 beside)."""
     return 6 + pos
+
+
+#: the order the scripted turns reveal in: beside the grid first, then the grid row-major
+REVEAL_ORDER = [*range(16, 21), *range(16)]
+
+
+def turns(game: ChocolatesGame, takes: list[int | None]) -> ChocolatesState:
+    """The drawn STANDARD table after one turn per entry of ``takes``, in seat order:
+    take that display slot (None: take nothing), then reveal the next chocolate of
+    ``REVEAL_ORDER``."""
+    s = state_from(game)
+    rng = random.Random(0)
+    for i, slot in enumerate(takes):
+        if slot is not None:
+            game.apply(s, take(slot), rng)
+        game.apply(s, reveal(REVEAL_ORDER[i]), rng)
+    return s

@@ -93,12 +93,14 @@ def test_a_users_own_chocolates_by_dict_and_by_file(tmp_path: Path) -> None:
     """RULINGS.md: component data is 'replaceable by a user who owns the physical game
     (a components= option or a data file they can pass)'."""
     game = ChocolatesGame(num_players=2, components=own_set())
-    assert game.chocolates != default_kinds() and len(game.chocolates) == 21
+    mine = game.components.chocolates
+    assert list(mine) != default_kinds() and len(mine) == 21
+    assert ChocolatesGame().components.chocolates == tuple(default_kinds())
     path = tmp_path / "my_chocolates.json"
     path.write_text(json.dumps(own_set()))
-    assert ChocolatesGame(components=str(path)).chocolates == game.chocolates
+    assert ChocolatesGame(components=str(path)).components == game.components
     s = game.new_state(random.Random(1))
-    assert sorted(s.layout) == game.chocolates
+    assert tuple(sorted(s.layout)) == mine
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""The Chocolates beginner bot (greedy.py)."""
+"""The Chocolates beginner bot (``greedy``, choco_envs/bots/chocolates/greedy.py)."""
 
 from __future__ import annotations
 
@@ -6,17 +6,29 @@ import random
 
 import pytest
 
+from choco_envs import bots
+from choco_envs.bots.base import HeuristicBot
+from choco_envs.bots.chocolates import greedy
+from choco_envs.bots.chocolates.greedy import best_take, greedy_action
+from choco_envs.core.errors import ConfigError
 from choco_envs.games.chocolates import ChocolatesGame
-from choco_envs.games.chocolates.greedy import best_take, greedy_action, side_value
 
 from .helpers import reveal, state_from
 
 
-def test_side_values_follow_the_scoring() -> None:
-    """A side right with chance p is worth points * p - points * (1 - p)."""
-    assert side_value(0, 0, 1.0) == 2  # gold card, front 2, certainly true
-    assert side_value(0, 1, 1.0) == -8  # back 8, certainly wrong
-    assert side_value(1, 1, 0.25) == pytest.approx(2.5)  # 5 * 0.75 - 5 * 0.25
+def test_greedy_is_made_by_name_with_its_settings() -> None:
+    """``greedy`` is the game's registered beginner (a stateless policy, also MCTS's
+    greedy rollout); its settings are parsed and checked, and ``adaptive`` is no longer
+    one of them (the adaptive plan is its own kind, ``plan``)."""
+    bot = bots.make("greedy:min_confidence=0.7,final_confidence=0.5", env_id="chocolates_v0")
+    assert isinstance(bot, HeuristicBot)
+    assert bot.options == {"min_confidence": 0.7, "final_confidence": 0.5}
+    with pytest.raises(ConfigError, match=r"min_confidence='2'.*allowed: a number in \[0, 1\]"):
+        bots.make("greedy:min_confidence=2", env_id="chocolates_v0")
+    with pytest.raises(ConfigError, match="unknown option 'adaptive'.*allowed options: min_conf"):
+        bots.make("greedy:adaptive=1", env_id="chocolates_v0")
+    with pytest.raises(ConfigError, match="allowed: a finite number of points"):
+        bots.make("greedy:ahead_margin=inf", env_id="chocolates_v0")
 
 
 def test_takes_a_card_it_is_sure_of_and_leaves_doubtful_ones() -> None:
@@ -90,8 +102,6 @@ def test_greedy_beats_random_in_most_two_player_games() -> None:
 def _decide(monkeypatch: pytest.MonkeyPatch, state, **settings) -> int:
     """greedy_action with the sampled truth rates fixed: every card even, except card 1
     ('exactly 2 green'), whose false side (5 points) is right with chance 0.7."""
-    from choco_envs.games.chocolates import greedy
-
     truth = [0.5] * 29
     truth[1] = 0.3
     monkeypatch.setattr(greedy, "truth_rates", lambda *args: truth)

@@ -1,5 +1,4 @@
-"""The adaptive plan for Chocolates (plan.py, ``greedy:adaptive=1``, the ``plan``
-observation)."""
+"""The adaptive plan for Chocolates (the ``plan`` bot, choco_envs/bots/chocolates/plan.py)."""
 
 from __future__ import annotations
 
@@ -8,16 +7,20 @@ import random
 import numpy as np
 import pytest
 
-from choco_envs.bots import make
+from choco_envs import bots, chocolates_v0
+from choco_envs.bots.chocolates import plan
+from choco_envs.bots.chocolates.greedy import best_take, ends_behind, side_value
+from choco_envs.bots.chocolates.plan import Plan, PlanBot
 from choco_envs.core.errors import ConfigError
-from choco_envs.games.chocolates import ChocolatesGame, greedy, plan
+from choco_envs.games.chocolates import ChocolatesGame
+from choco_envs.games.chocolates.rules import card_truths
 
 from .helpers import reveal, state_from
 
 
-def _sure_card(game: ChocolatesGame, s, want_true: bool) -> int:
+def _sure_card(p: Plan, s, want_true: bool) -> int:
     """A card the face-up chocolates of ``s`` settle (true or false) for certain."""
-    truth = plan.truth_of(game, s)
+    truth = p.truth(s)
     return next(c for c in range(29) if truth[c] == (1.0 if want_true else 0.0))
 
 
@@ -29,59 +32,64 @@ def _revealed(game: ChocolatesGame, n: int, seed: int = 0):
     return s
 
 
-def test_adaptive_setting_is_checked() -> None:
-    """``adaptive`` is 0 or 1 and takes no other setting, refused when the bot is made
-    (before any game) and by ``greedy_action``; bad values name what is allowed."""
-    game = ChocolatesGame(num_players=2)
-    s = state_from(game)
-    with pytest.raises(ValueError, match="allowed: 0 or 1"):
-        greedy.OPTIONS["adaptive"][0]("2")
-    with pytest.raises(ValueError, match="adaptive=1 takes no other setting"):
-        greedy.greedy_action(game, s, random.Random(0), min_confidence=0.7, adaptive=True)
-    with pytest.raises(ConfigError, match=r"got final_confidence, min_confidence"):
-        make("greedy:adaptive=1,min_confidence=0.7,final_confidence=0.5", env_id="chocolates_v0")
-    make("greedy:adaptive=0,min_confidence=0.7", env_id="chocolates_v0")  # off: any setting
-    assert greedy.greedy_action(game, s, random.Random(0), adaptive=True) == plan.plan_action(
-        game, s
+def test_plan_is_its_own_kind_with_its_caches_in_the_bot() -> None:
+    """``plan`` is made by name and takes no settings; each bot keeps its own estimates
+    (no cache is shared through the module), and plays legal moves in the env."""
+    with pytest.raises(
+        ConfigError, match="unknown option 'adaptive' for plan.*allowed options: none"
+    ):
+        bots.make("plan:adaptive=1", env_id="chocolates_v0")
+    a, b = (
+        bots.make("plan", env_id="chocolates_v0", seed=1),
+        bots.make("plan", env_id="chocolates_v0"),
     )
+    assert isinstance(a, PlanBot) and isinstance(b, PlanBot)
+    env = chocolates_v0.env(num_players=2)
+    env.reset(seed=3)
+    seats = {"player_0": a, "player_1": b}
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        action = seats[agent].act(env)
+        assert obs["action_mask"][action]
+        env.step(action)
+    assert a.plan is not None and b.plan is not None and a.plan is not b.plan
+    assert a.plan.estimator._cache and a.plan.estimator._cache is not b.plan.estimator._cache
 
 
 def test_plan_reads_public_facts_only() -> None:
     """Re-dealing the face-down chocolates (any determinization) never changes the plan's
-    action, its mode or the ``plan`` observation: Chocolates has no private information
-    and the plan's sampling is seeded from the face-up table."""
+    action: Chocolates has no private information and the plan's sampling is seeded from
+    the face-up table."""
     game = ChocolatesGame(num_players=2)
-    enc = game.encoders["plan"]
-    for seed in range(6):
+    p = Plan(game)
+    for seed in range(4):
         rng = random.Random(seed)
         s = game.new_state(rng)
         while not game.is_over(s):
             seat = game.current_player(s)
-            want = plan.plan_action(game, s)
-            obs = np.zeros(enc.shape, np.float32)
-            enc.fill(s, seat, obs)
-            for _ in range(2):
-                other = game.determinize(s, seat, rng)
-                assert plan.plan_action(game, other) == want
-                again = np.zeros(enc.shape, np.float32)
-                enc.fill(other, seat, again)
-                assert np.array_equal(obs, again)
+            want = p.action(s)
+            other = game.determinize(s, seat, rng)
+            assert Plan(game).action(other) == want
             assert want in game.legal_actions(s)
             game.apply(s, want if rng.random() < 0.5 else rng.choice(game.legal_actions(s)), rng)
 
 
 def test_a_wrong_card_held_by_another_seat_makes_the_plan_patient() -> None:
     """Another seat holding a side the table already knows is wrong is reckless: the plan
-    plays patient; holding only sure-right sides it plays quick (greedy at 0.6)."""
+    plays patient; holding only sure-right sides it plays quick."""
     game = ChocolatesGame(num_players=2)
+    p = Plan(game)
     s = _revealed(game, 14)
-    truth = plan.truth_of(game, s)
+    truth = p.truth(s)
     s.current = 0
     assert plan.patient(game, s, 0, truth)  # nobody holds a card yet
-    s.cards[1] = [2 * _sure_card(game, s, want_true=True)]  # true side up: right
+    s.cards[1] = [2 * _sure_card(p, s, want_true=True)]  # true side up: right
     assert not plan.reckless(game, s, 0, truth)
     assert not plan.patient(game, s, 0, truth)
-    s.cards[1].append(2 * _sure_card(game, s, want_true=False))  # true side up: wrong
+    s.cards[1].append(2 * _sure_card(p, s, want_true=False))  # true side up: wrong
     assert plan.reckless(game, s, 0, truth)
     assert plan.patient(game, s, 0, truth)
 
@@ -90,21 +98,22 @@ def test_quick_mode_takes_greedys_best_card_at_its_rush_confidence() -> None:
     """Against a careful seat the plan takes greedy's best take at RUSH_CONFIDENCE, and
     with none it reveals a least informative chocolate (the careful seat stays unsure)."""
     game = ChocolatesGame(num_players=2)
+    p = Plan(game)
     took = revealed = 0
     for seed in range(40):
         s = _revealed(game, 6 + seed % 8, seed)
         s.display = random.Random(seed).sample(range(29), 3)
         s.current = 0
-        s.cards[1] = [2 * _sure_card(game, s, want_true=True)]
-        assert not plan.patient(game, s, 0, plan.truth_of(game, s))
-        rates = [float(t) for t in plan.truth_of(game, s)]
-        take = greedy.best_take(s, rates, plan.RUSH_CONFIDENCE)
-        action = plan.plan_action(game, s)
-        if take is not None and not greedy.ends_behind(game, s, 0, rates, take):
+        s.cards[1] = [2 * _sure_card(p, s, want_true=True)]
+        assert not plan.patient(game, s, 0, p.truth(s))
+        rates = [float(t) for t in p.truth(s)]
+        take = best_take(s, rates, plan.RUSH_CONFIDENCE)
+        action = p.action(s)
+        if take is not None and not ends_behind(game, s, 0, rates, take):
             assert action == take
             took += 1
         else:
-            values = plan.info_values(game, s)
+            values = p.info_values(s)
             assert values[action - plan.REVEAL_BASE] == pytest.approx(min(values.values()))
             revealed += 1
     assert took >= 5 and revealed >= 3
@@ -135,15 +144,16 @@ def test_patient_reveals_are_the_most_informative() -> None:
     """With no take it will make, the patient plan reveals a chocolate of highest
     information value, and the value is the expected worth of the display after it."""
     game = ChocolatesGame(num_players=2)
+    p = Plan(game)
     seen = 0
     for seed in range(30):
         s = _revealed(game, 3 + seed % 8, seed)
         s.current = 0
-        action = plan.plan_action(game, s)
+        action = p.action(s)
         if action < 6:
             continue
-        values = plan.info_values(game, s)
-        assert set(values) == {p for p in range(21) if not s.revealed[p]}
+        values = p.info_values(s)
+        assert set(values) == {pos for pos in range(21) if not s.revealed[pos]}
         assert values[action - 6] == pytest.approx(max(values.values()))
         assert all(v >= 0 for v in values.values())
         seen += 1
@@ -160,44 +170,16 @@ def test_info_value_of_a_settling_reveal() -> None:
         s.revealed[pos] = True
     s.grid_hidden = 0
     s.display_nougats = [0, 1, 0]
-    values = plan.info_values(game, s)
+    values = Plan(game).info_values(s)
     assert list(values) == [20]
-    final = s.layout[:]
-    truth = plan.truth_matrix(np.array([final]))[0]
+    truth = card_truths(s.layout)
     want = sum(
-        max(greedy.side_value(c, 0, float(truth[c])), greedy.side_value(c, 1, float(truth[c])))
+        max(side_value(c, 0, float(truth[c])), side_value(c, 1, float(truth[c])))
         + s.display_nougats[slot]
         for slot, c in enumerate(s.display)
     )
     assert values[20] == pytest.approx(want)
     assert reveal(20) == plan.REVEAL_BASE + 20
-
-
-def test_plan_observation_holds_the_plan_action_for_the_seat_to_act() -> None:
-    """``plan`` = ``beliefs``, then a one-hot of the plan's action for the observing seat
-    when it is to act (zeros for a seat that waits), then the plan's mode."""
-    game = ChocolatesGame(num_players=2)
-    enc, beliefs = game.encoders["plan"], game.encoders["beliefs"]
-    lay = enc.layout
-    assert enc.action_fields == {"plan_action": 0}
-    rng = random.Random(3)
-    s = game.new_state(rng)
-    for _ in range(8):
-        seat = game.current_player(s)
-        for player in (0, 1):
-            obs = np.zeros(enc.shape, np.float32)
-            enc.fill(s, player, obs)
-            base = np.zeros(beliefs.shape, np.float32)
-            beliefs.fill(s, player, base)
-            assert np.array_equal(obs[: beliefs.shape[0]], base)
-            onehot = obs[lay["plan_action"]]
-            if player == seat:
-                assert onehot.sum() == 1 and onehot.argmax() == plan.plan_action(game, s)
-            else:
-                assert onehot.sum() == 0
-            truth = plan.truth_of(game, s)
-            assert obs[lay["plan_patient"]][0] == float(plan.patient(game, s, player, truth))
-        game.apply(s, rng.choice(game.legal_actions(s)), rng)
 
 
 def _settled_last_turn(game: ChocolatesGame, display: tuple[int, int, int]):
@@ -218,41 +200,44 @@ def test_last_turn_takes_what_wins_most_often() -> None:
     of card 1 ('Exactly 2 green chocolates in the grid', 5 points; the drawing has two
     greens in the grid), never its wrong side and never nothing."""
     game = ChocolatesGame(num_players=2)
+    p = Plan(game)
     s = _settled_last_turn(game, (0, 1, 2))
     s.nougats = [0, 3]
     assert plan.last_turn(s)
-    assert plan.truth_of(game, s)[1] == 1.0
-    assert plan.last_turn_action(game, s, 0) == 2  # display slot 1, true side up
-    assert plan.plan_action(game, s) == 2
+    assert p.truth(s)[1] == 1.0
+    assert p.last_turn_action(s, 0) == 2  # display slot 1, true side up
+    assert p.action(s) == 2
+
+
+def test_last_turn_scores_the_cards_already_held() -> None:
+    """The last-turn choice scores every seat's held cards as the rules do: seat 0 holds
+    card 2 true side up ('Exactly 3 white chocolates in the grid', true on the drawing:
+    +5) and trails by 7 nougats, so the right side of card 1 (+5) wins it the game; held
+    false side up (-5), nothing wins, and ties between choices go to no take."""
+    game = ChocolatesGame(num_players=2)
+    s = _settled_last_turn(game, (0, 1, 3))
+    s.cards = [[2 * 2], []]
+    s.nougats = [0, 7]
+    assert Plan(game).last_turn_action(s, 0) == 2
+    s.cards = [[2 * 2 + 1], []]
+    assert Plan(game).last_turn_action(s, 0) is None
 
 
 def test_last_turn_takes_nothing_when_no_take_wins_more() -> None:
     """Already ahead on every arrangement, the plan's last turn takes nothing (ties
     between choices go to no take) and reveals."""
     game = ChocolatesGame(num_players=2)
+    p = Plan(game)
     s = _settled_last_turn(game, (0, 1, 2))
     s.nougats = [10, 0]
-    assert plan.last_turn_action(game, s, 0) is None
-    assert plan.plan_action(game, s) >= plan.REVEAL_BASE
+    assert p.last_turn_action(s, 0) is None
+    assert p.action(s) >= plan.REVEAL_BASE
 
 
-def test_held_points_score_as_the_rules_do() -> None:
-    """``held_points`` (the last-turn choice's scorer, over many layouts at once) gives
-    every seat the prediction points ``ChocolatesGame.prediction_points`` gives on each
-    complete layout: "+ the points of the side up if that side is right, - those points if
-    it is wrong"."""
+def test_the_plan_refuses_a_finished_game() -> None:
     game = ChocolatesGame(num_players=2)
-    rng = random.Random(8)
-    for _ in range(20):
-        s = game.new_state(rng)
-        s.cards = [
-            [2 * c + rng.randrange(2) for c in rng.sample(range(29), 4)],
-            [2 * c + rng.randrange(2) for c in rng.sample(range(29), 3)],
-        ]
-        layouts = np.array([game.determinize(s, 0, rng).layout for _ in range(5)])
-        truth = plan.truth_matrix(layouts)
-        for row, layout in enumerate(layouts):
-            s.layout = list(layout)
-            want = game.prediction_points(s)
-            got = [plan.held_points(truth, s.cards[p])[row] for p in (0, 1)]
-            assert got == want
+    s = _settled_last_turn(game, (0, 1, 2))
+    s.over, s.current = True, -1
+    with pytest.raises(ValueError, match="over"):
+        Plan(game).action(s)
+    assert np.isfinite(Plan(game).truth(s)).all()

@@ -9,13 +9,16 @@ chocolates swapped, so they hold the shipped 21 chocolates.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
+import numpy as np
 import pytest
 
+from choco_envs.games.chocolates import ChocolatesGame
 from choco_envs.games.chocolates.components import PREDICTION_CARDS, default_kinds
-from choco_envs.games.chocolates.predictions import evaluate, evaluate_all
-from choco_envs.games.chocolates.rules import layout_from_text
+from choco_envs.games.chocolates.render import layout_from_text
+from choco_envs.games.chocolates.rules import card_truth, card_truth_matrix, card_truths
 
 from .helpers import STANDARD
 
@@ -416,9 +419,11 @@ def test_card_true_and_false_on_drawn_grids(case: CardCase) -> None:
     fails on ``false_grid``."""
     true_layout = layout_from_text(case.true_grid)
     false_layout = layout_from_text(case.false_grid)
-    assert evaluate(case.card, true_layout) is True, case.printed
-    assert evaluate(case.card, false_layout) is False, case.printed
-    assert evaluate_all(true_layout)[case.card] and not evaluate_all(false_layout)[case.card]
+    assert card_truth(case.card, true_layout) is True, case.printed
+    assert card_truth(case.card, false_layout) is False, case.printed
+    assert card_truths(true_layout)[case.card] and not card_truths(false_layout)[case.card]
+    both = card_truth_matrix(np.array([true_layout, false_layout]))
+    assert both[:, case.card].tolist() == [True, False], "the vectorised form: " + case.printed
 
 
 @pytest.mark.parametrize("case", CASES, ids=[f"card{c.card}" for c in CASES])
@@ -440,12 +445,46 @@ def test_exact_same_number_includes_zero_equals_zero() -> None:
         Br^ Bro Br^ Bro Br#
         """
     )
-    assert evaluate(7, no_brown) is True
+    assert card_truth(7, no_brown) is True
 
 
 def test_next_to_the_grid_never_counts_in_the_grid() -> None:
     """RULINGS.md: '"in the grid" never counts the 5 chocolates beside it, and "next to
     the grid" means only those': the gold beside the grid is not 'in the grid'."""
     gold_beside = layout_from_text(CASES[0].false_grid)
-    assert evaluate(0, gold_beside) is False
-    assert evaluate(28, layout_from_text(STANDARD)) is True  # 5 types beside
+    assert card_truth(0, gold_beside) is False
+    assert card_truth(28, layout_from_text(STANDARD)) is True  # 5 types beside
+
+
+def random_layouts(count: int, seed: int) -> np.ndarray:
+    """Deals of the shipped chocolates, and of a crossing where the gold is round and
+    one dark round chocolate hexagonal (another set with the printed totals)."""
+    rng = random.Random(seed)
+    own = {
+        "dark": {"round": 1, "triangular": 2, "hexagonal": 3},
+        "brown": {"round": 2, "triangular": 2, "hexagonal": 1},
+        "white": {"round": 1, "triangular": 1, "hexagonal": 2},
+        "green": {"round": 1, "triangular": 1, "hexagonal": 1},
+        "pink": {"round": 1, "triangular": 1},
+        "gold": {"round": 1},
+    }
+    games = [ChocolatesGame(), ChocolatesGame(components={"chocolates": own})]
+    return np.array([games[i % 2].new_state(rng).layout for i in range(count)])
+
+
+def test_vectorised_truths_are_the_printed_predictions() -> None:
+    """``card_truth_matrix`` (many layouts at once, the form bots and policies use) gives,
+    row for row, the truths of the card-by-card predicates on random deals; every card is
+    true on some of them and false on others, so each column is exercised both ways."""
+    layouts = random_layouts(4000, seed=5)
+    expected = np.array([card_truths(layout) for layout in layouts])
+    got = card_truth_matrix(layouts)
+    assert got.shape == (4000, 29) and got.dtype == bool
+    wrong = [card for card in range(29) if (got[:, card] != expected[:, card]).any()]
+    assert not wrong, f"cards whose vectorised truth differs: {wrong}"
+    assert expected.any(axis=0).all() and (~expected).any(axis=0).all()
+
+
+def test_vectorised_truths_refuse_a_bad_shape() -> None:
+    with pytest.raises(ValueError, match=r"expected \(N, 21\)"):
+        card_truth_matrix(np.zeros((3, 16), dtype=int))

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
+
 from choco_envs.games.chocolates import ChocolatesGame
+from choco_envs.games.chocolates.rules import card_truth_matrix, card_truths, held_points
 
 from .helpers import reveal, state_from, take
 
@@ -75,3 +78,27 @@ def test_nougats_count_one_point_each() -> None:
     assert [
         p + n for p, n in zip(parts["predictions"], parts["nougats"], strict=True)
     ] == game.scores(s)
+
+
+def test_held_points_score_many_layouts_as_one() -> None:
+    """``held_points`` is the one scoring rule: on the truths of one layout it gives the
+    seat's prediction points, and on ``card_truth_matrix(layouts).T`` (many layouts at
+    once, as bots score) the same points layout by layout: "For each correct Prediction
+    you receive the points indicated on the card ... For each incorrect Prediction you
+    deduct the points indicated on the card"."""
+    game = ChocolatesGame(num_players=2)
+    rng = random.Random(8)
+    for _ in range(20):
+        s = game.new_state(rng)
+        s.cards = [
+            [2 * c + rng.randrange(2) for c in rng.sample(range(29), 4)],
+            [2 * c + rng.randrange(2) for c in rng.sample(range(29), 3)],
+        ]
+        layouts = np.array([game.determinize(s, 0, rng).layout for _ in range(5)])
+        truth = card_truth_matrix(layouts).T
+        for row, layout in enumerate(layouts):
+            s.layout = list(layout)
+            want = game.prediction_points(s)
+            assert [held_points(s.cards[p], truth)[row] for p in (0, 1)] == want
+            assert [held_points(s.cards[p], card_truths(s.layout)) for p in (0, 1)] == want
+    assert held_points([], card_truths(s.layout)) == 0

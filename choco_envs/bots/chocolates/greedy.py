@@ -1,4 +1,4 @@
-"""A sensible beginner for Chocolates.
+"""A sensible beginner for Chocolates: the ``greedy`` bot.
 
 ``greedy_action(game, state, rng)`` plays the seat to act in ``state`` (already a
 determinization from that seat's view; it re-determinizes from it, so it never relies on
@@ -20,11 +20,16 @@ the sampled face-down chocolates):
 
 from __future__ import annotations
 
+from choco_envs.bots.base import BotOption
+from choco_envs.bots.chocolates.beliefs import side_value
 from choco_envs.core.game import Rng
-from choco_envs.games.chocolates.beliefs import side_value
-from choco_envs.games.chocolates.components import GRID_CELLS, NUM_CHOCOLATES, PREDICTION_CARDS
-from choco_envs.games.chocolates.predictions import evaluate_all
-from choco_envs.games.chocolates.rules import REVEAL_BASE, ChocolatesGame, ChocolatesState
+from choco_envs.games.chocolates.components import GRID_CELLS, NUM_CARDS, NUM_CHOCOLATES
+from choco_envs.games.chocolates.rules import (
+    REVEAL_BASE,
+    ChocolatesRules,
+    ChocolatesState,
+    card_truths,
+)
 
 SAMPLES = 24
 #: the least expected gain (points) worth one of the few card places
@@ -34,7 +39,7 @@ MIN_CONFIDENCE = 0.85
 
 
 def greedy_action(
-    game: ChocolatesGame,
+    game: ChocolatesRules,
     state: ChocolatesState,
     rng: Rng,
     min_confidence: float = MIN_CONFIDENCE,
@@ -42,7 +47,6 @@ def greedy_action(
     ahead_margin: float = 0.0,
     near_end_confidence: float | None = None,
     final_confidence: float | None = None,
-    adaptive: bool = False,
 ) -> int:
     """The action of a beginner for the seat to act in ``state``.
 
@@ -54,9 +58,7 @@ def greedy_action(
     lowers it while another seat is one card from the limit (the end may come on its next
     turn); ``final_confidence`` replaces it on the seat's last turn once the end is
     triggered, when a take can no longer trigger the end, so it is not held back for
-    leaving the seat behind. ``adaptive`` plays the adaptive plan of ``plan.py`` instead
-    (patient with a deadline and informative reveals against a reckless opponent, quick
-    takes and uninformative reveals against a careful one); it takes no other setting."""
+    leaving the seat behind."""
     for name, value in (
         ("min_confidence", min_confidence),
         ("ahead_confidence", ahead_confidence),
@@ -68,21 +70,6 @@ def greedy_action(
     seat = game.current_player(state)
     if seat < 0:
         raise ValueError("greedy_action: the game is over, nobody is to act")
-    if adaptive:
-        given: dict[str, object] = {"adaptive": True}
-        for name, value, default in (
-            ("min_confidence", min_confidence, MIN_CONFIDENCE),
-            ("ahead_confidence", ahead_confidence, None),
-            ("ahead_margin", ahead_margin, 0.0),
-            ("near_end_confidence", near_end_confidence, None),
-            ("final_confidence", final_confidence, None),
-        ):
-            if value != default:
-                given[name] = value
-        check_settings(given)
-        from choco_envs.games.chocolates.plan import plan_action
-
-        return plan_action(game, state)
     truth = truth_rates(game, state, seat, rng)
     if game.can_take(state):
         final = final_confidence is not None and state.final_turns >= 0
@@ -110,23 +97,6 @@ def _confidence(text: str) -> float:
     return value
 
 
-def check_settings(settings: dict[str, object]) -> None:
-    """Refuse settings that do not go together: ``adaptive=1`` sets its own confidences,
-    so it takes no other setting."""
-    if settings.get("adaptive") and len(settings) > 1:
-        others = ", ".join(sorted(k for k in settings if k != "adaptive"))
-        raise ValueError(
-            f"adaptive=1 takes no other setting (got {others}; it sets its own "
-            "confidences); allowed with it: nothing else"
-        )
-
-
-def _flag(text: str) -> bool:
-    if text not in ("0", "1"):
-        raise ValueError("allowed: 0 or 1")
-    return text == "1"
-
-
 def _points(text: str) -> float:
     value = float(text)
     if value != value or abs(value) == float("inf"):
@@ -136,27 +106,31 @@ def _points(text: str) -> float:
 
 #: the settings of ``greedy_action`` a bot spec may give: ``greedy:min_confidence=0.8``
 OPTIONS = {
-    "min_confidence": (_confidence, "least chance that a taken side is right, in [0, 1]"),
-    "ahead_confidence": (_confidence, "the chance needed while ahead, in [0, 1]"),
-    "ahead_margin": (_points, "expected points of lead that count as ahead"),
-    "near_end_confidence": (_confidence, "the chance needed near the end, in [0, 1]"),
-    "final_confidence": (_confidence, "the chance needed on a final turn, in [0, 1]"),
-    "adaptive": (_flag, "1: the adaptive plan (plan.py) instead; 0: off (the default)"),
+    o.name: o
+    for o in (
+        BotOption(
+            "min_confidence", _confidence, "least chance that a taken side is right, in [0, 1]"
+        ),
+        BotOption("ahead_confidence", _confidence, "the chance needed while ahead, in [0, 1]"),
+        BotOption("ahead_margin", _points, "expected points of lead that count as ahead"),
+        BotOption("near_end_confidence", _confidence, "the chance needed near the end, in [0, 1]"),
+        BotOption("final_confidence", _confidence, "the chance needed on a final turn, in [0, 1]"),
+    )
 }
 
 
-def lead(game: ChocolatesGame, state: ChocolatesState, seat: int, truth: list[float]) -> float:
+def lead(game: ChocolatesRules, state: ChocolatesState, seat: int, truth: list[float]) -> float:
     """The seat's expected score minus the best other seat's."""
     others = [expected_score(state, p, truth) for p in range(game.num_players) if p != seat]
     return expected_score(state, seat, truth) - max(others)
 
 
-def truth_rates(game: ChocolatesGame, state: ChocolatesState, seat: int, rng: Rng) -> list[float]:
-    """The share of sampled complete layouts on which each card is true."""
-    counts = [0] * len(PREDICTION_CARDS)
+def truth_rates(game: ChocolatesRules, state: ChocolatesState, seat: int, rng: Rng) -> list[float]:
+    """The share of ``SAMPLES`` determinizations on which each card is true."""
+    counts = [0] * NUM_CARDS
     for _ in range(SAMPLES):
         sample = game.determinize(state, seat, rng)
-        for card, true in enumerate(evaluate_all(sample.layout)):
+        for card, true in enumerate(card_truths(sample.layout)):
             counts[card] += true
     return [c / SAMPLES for c in counts]
 
@@ -185,7 +159,7 @@ def best_take(
 
 
 def ends_behind(
-    game: ChocolatesGame, state: ChocolatesState, seat: int, truth: list[float], take: int
+    game: ChocolatesRules, state: ChocolatesState, seat: int, truth: list[float], take: int
 ) -> bool:
     """Whether ``take`` fills the seat's last card place (triggering the end) while the
     seat would still not be ahead in expectation."""
@@ -199,7 +173,7 @@ def ends_behind(
 
 
 def choose_reveal(
-    game: ChocolatesGame, state: ChocolatesState, seat: int, truth: list[float], rng: Rng
+    game: ChocolatesRules, state: ChocolatesState, seat: int, truth: list[float], rng: Rng
 ) -> int:
     """Reveal in the grid when ahead (to end sooner), beside it when behind."""
     ahead = lead(game, state, seat, truth) > 0  # mine > max(others), exactly
