@@ -293,19 +293,42 @@ def test_the_lobby_offers_only_bots_that_can_be_made(client: Any) -> None:
     ).json()["bots"]
     by_spec = {b["spec"]: b for b in found}
     assert by_spec["random"]["ok"] and by_spec["greedy"]["ok"]
-    assert not by_spec["ppo"]["ok"] and "no shipped checkpoint" in by_spec["ppo"]["reason"]
+    assert not by_spec["ppo"]["ok"] and "no checkpoint is shipped" in by_spec["ppo"]["reason"]
     assert "human" not in by_spec
     for options in ({"components": "x"}, {"num_players": 9}):
         r = client.post("/api/bots", json={"env_id": "chocolates_v0", "options": options})
         assert r.status_code == 422
 
 
+def small_checkpoint(path: Path, env_id: str) -> Path:
+    """An untrained flat-observation policy of ``env_id`` in the checkpoint format."""
+    import torch
+
+    from choco_envs.policy.checkpoint import save_checkpoint
+    from choco_envs.policy.net import ActorCritic, NetConfig
+
+    game = make(env_id).game
+    torch.manual_seed(0)
+    shape = game.encoder("flat").shape
+    model = ActorCritic(NetConfig(tuple(shape), game.num_actions, (16,)))
+    meta = {
+        "env_id": env_id,
+        "version": game.spec.version,
+        "options": dict(game.config),
+        "encoder": "flat",
+        "observation_shape": list(shape),
+        "num_actions": game.num_actions,
+        "steps_trained": 0,
+        "arena": {},
+        "training": {"command": "test"},
+    }
+    return save_checkpoint(path, model, meta)
+
+
 def test_a_served_policy_is_offered_and_others_are_not(tmp_path: Path) -> None:
     """`choco serve --policy PATH` offers policy:PATH where it fits; no other path is
     accepted."""
-    from choco_envs.bots.registry import shipped_checkpoint
-
-    path = str(shipped_checkpoint("le_chocolat_v0", {}))
+    path = str(small_checkpoint(tmp_path / "le_chocolat.safetensors", "le_chocolat_v0"))
     with make_client(tmp_path / "records", policies=[path]) as client:
         assert client.get("/api/catalog").json()["policies"] == [path]
         found = client.post("/api/bots", json={"env_id": "le_chocolat_v0"}).json()["bots"]
