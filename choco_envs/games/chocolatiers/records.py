@@ -130,6 +130,11 @@ def refuse(where: str, value: Any, allowed: str) -> RecordError:
     return RecordError(f"{WHERE}.{where} = {shown}; allowed: {allowed}")
 
 
+def refuse_count(where: str, count: int, what: str, allowed: str) -> RecordError:
+    """``chocolatiers state.<where> holds <count> <what>; allowed: <allowed>``."""
+    return RecordError(f"{WHERE}.{where} holds {count} {what}; allowed: {allowed}")
+
+
 def _object(value: Any, where: str, keys: Sequence[str]) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
         raise refuse(where, value, f"an object with the fields {', '.join(keys)}")
@@ -186,8 +191,8 @@ def state_from_json(game: ChocolatiersRules, d: Any) -> ChocolatiersState:
         )
     s = _read_fields(game, rec)
     _check_cards(game, s)
-    _check_tiles(game, s)
     _check_turn(game, s)
+    _check_tiles(game, s)
     _check_end(game, s)
     if not s.over and not game.legal_actions(s):
         raise RecordError(f"{WHERE}: player_{s.player} has no legal action in this position")
@@ -264,7 +269,7 @@ def _read_sampler(game: ChocolatiersRules, s: ChocolatiersState, q: int, p: Mapp
     3x2 or 2x3, wilds on distinct spaces of those tiles; its grid and counts rebuilt."""
     sampler = _list(p["sampler"], f"{where}.sampler")
     if len(sampler) > MAX_TILES:
-        raise refuse(f"{where}.sampler", f"{len(sampler)} tiles", f"at most {MAX_TILES} tiles")
+        raise refuse_count(f"{where}.sampler", len(sampler), "tiles", f"at most {MAX_TILES} tiles")
     occ, base = 0, q * 36
     for i, value in enumerate(sampler):
         at = f"{where}.sampler[{i}]"
@@ -318,12 +323,13 @@ def _check_cards(game: ChocolatiersRules, s: ChocolatiersState) -> None:
         size = sum(s.hand[q * NT : q * NT + NT])
         high = _hand_bound(game, s) if q == s.player and not s.over else HAND_LIMIT
         if size > high:
-            raise refuse(f"players[{q}].hand", f"{size} cards", f"at most {high} now (hand limit 6)")
+            raise refuse_count(f"players[{q}].hand", size, "cards", f"at most {high} now (hand limit 6)")
     tray = sum(s.tray)
     low, high = _tray_bounds(game, s)
     if not (low if s.deck else 0) <= tray <= high:
-        allowed = f"{low}..{high}" if s.deck else f"0..{high} (the deck is empty)"
-        raise refuse("tray", f"{tray} cards", allowed)
+        exact = f"exactly {low}" if low == high else f"{low}..{high}"
+        allowed = f"{exact} (the tray is refilled while the deck lasts)" if s.deck else f"0..{high}"
+        raise refuse_count("tray", tray, "cards", allowed)
 
 
 def _hand_bound(game: ChocolatiersRules, s: ChocolatiersState) -> int:
@@ -376,10 +382,10 @@ def _check_tiles(game: ChocolatiersRules, s: ChocolatiersState) -> None:
     if game.classic:
         size = game.stack_size
         if len(s.unused) != game.num_tiles - LINE_SIZE * size:
-            raise refuse("unused", f"{len(s.unused)} tiles", f"exactly {game.num_tiles - LINE_SIZE * size} ({n} players)")
+            raise refuse_count("unused", len(s.unused), "tiles", f"exactly {game.num_tiles - LINE_SIZE * size} ({n} players)")
         for i, st in enumerate(s.stacks):
             if len(st) > size - 1:
-                raise refuse(f"stacks[{i}]", f"{len(st)} tiles", f"at most {size - 1} under the top")
+                raise refuse_count(f"stacks[{i}]", len(st), "tiles", f"at most {size - 1} under the top")
             if st and s.display[i] < 0 and i != boxing:
                 raise refuse(f"line[{i}]", -1, f"a tile: the top of stack {i}, which is not empty")
     else:
@@ -427,7 +433,7 @@ def _check_turn(game: ChocolatiersRules, s: ChocolatiersState) -> None:
     if phase == DISCARD_DOWN and sum(s.hand[p * NT : p * NT + NT]) <= HAND_LIMIT:
         raise refuse("phase", "discard", f"'discard' only with more than {HAND_LIMIT} cards in hand")
     if phase == TAKE_MORE and sum(s.tray) < s.takes_left:
-        raise refuse("tray", f"{sum(s.tray)} cards", f"at least {s.takes_left} (cards still to take)")
+        raise refuse_count("tray", sum(s.tray), "cards", f"at least {s.takes_left} (cards still to take)")
 
 
 def _actions_left_allowed(game: ChocolatiersRules, phase: int) -> tuple[int, ...]:

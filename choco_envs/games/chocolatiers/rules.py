@@ -215,12 +215,13 @@ def type_components(cells: Sequence[int], t: int, base: int = 0) -> tuple[list[i
     through chains of adjacent wilds as every type any wild in the chain touches, and
     wilds count in the size of the groups they join": so the cells showing ``t`` or a
     wild are joined orthogonally, and a group counts for ``t`` only if it holds a ``t``."""
+    c = cells[base : base + 36]
     label = [-1] * 36
     sizes: list[int] = []
     typed: list[int] = []
-    for start in range(36):
-        v = cells[base + start]
-        if label[start] >= 0 or (v != t and v != WILD):
+    neighbors = NEIGHBORS
+    for start in [i for i in range(36) if c[i] == t or c[i] == WILD]:
+        if label[start] >= 0:
             continue
         k = len(sizes)
         label[start] = k
@@ -228,13 +229,12 @@ def type_components(cells: Sequence[int], t: int, base: int = 0) -> tuple[list[i
         while stack:
             i = stack.pop()
             size += 1
-            count += cells[base + i] == t
-            for j in NEIGHBORS[i]:
-                if label[j] < 0:
-                    w = cells[base + j]
-                    if w == t or w == WILD:
-                        label[j] = k
-                        stack.append(j)
+            if c[i] == t:
+                count += 1
+            for j in neighbors[i]:
+                if label[j] < 0 and (c[j] == t or c[j] == WILD):
+                    label[j] = k
+                    stack.append(j)
         sizes.append(size)
         typed.append(count)
     return label, sizes, typed
@@ -243,10 +243,13 @@ def type_components(cells: Sequence[int], t: int, base: int = 0) -> tuple[list[i
 def largest_groups(cells: Sequence[int], base: int = 0) -> list[int]:
     """Size of the largest connected group of each type in the 36 cells from ``base``
     (wilds included, :func:`type_components`); 0 for a type with no group."""
+    c = cells[base : base + 36]
+    present = set(c)
     best = [0] * NT
     for t in range(NT):
-        _, sizes, typed = type_components(cells, t, base)
-        best[t] = max((size for size, c in zip(sizes, typed, strict=True) if c), default=0)
+        if t in present:
+            _, sizes, typed = type_components(c, t)
+            best[t] = max((size for size, k in zip(sizes, typed, strict=True) if k), default=0)
     return best
 
 
