@@ -92,11 +92,7 @@ class ChocolatiersObserver:
         comp = game.components
         self.per_type = float(max(comp.card_counts))
         self.cards = float(sum(comp.card_counts))
-        stack_max = (
-            len(comp.tiles) - LINE_SIZE
-            if self.standard
-            else CLASSIC_STACK_SIZE[self.n] - 1
-        )
+        stack_max = len(comp.tiles) - LINE_SIZE if self.standard else CLASSIC_STACK_SIZE[self.n] - 1
         self.stack_max = float(stack_max)
         self.points_max = 8.0 * MAX_TILES
         self.score_max = self.points_max + sum(v for _, v in comp.score_tiles) + WILDS_EACH
@@ -130,7 +126,9 @@ class ChocolatiersObserver:
         lay.add("tray", NT, "face-up tray by type, / max per type")
         lay.add("deck", 1, "cards in the deck, / cards in the game")
         lay.add("discard", NT, "discard pile by type, / max per type")
-        lay.add("reshuffled", 1, "the deck was rebuilt from the discard pile (its content is public)")
+        lay.add(
+            "reshuffled", 1, "the deck was rebuilt from the discard pile (its content is public)"
+        )
         lay.add("deck_known", NT, "after a reshuffle: the deck's cards by type, / max per type")
         stacks = 1 if self.standard else LINE_SIZE
         lay.add("stacks", stacks, f"hidden tiles in the stack(s), / {self.stack_max:g}")

@@ -228,11 +228,15 @@ def _read_fields(game: ChocolatiersRules, rec: Mapping[str, Any]) -> Chocolatier
     s.display = [_tile(v, f"line[{i}]", tiles) for i, v in enumerate(line)]
     stacks = _list(rec["stacks"], "stacks", LINE_SIZE if game.classic else 1)
     s.stacks = [
-        [_tile(v, f"stacks[{i}][{j}]", tiles, none=False) for j, v in enumerate(_list(st, f"stacks[{i}]"))]
+        [
+            _tile(v, f"stacks[{i}][{j}]", tiles, none=False)
+            for j, v in enumerate(_list(st, f"stacks[{i}]"))
+        ]
         for i, st in enumerate(stacks)
     ]
     s.unused = [
-        _tile(v, f"unused[{i}]", tiles, none=False) for i, v in enumerate(_list(rec["unused"], "unused"))
+        _tile(v, f"unused[{i}]", tiles, none=False)
+        for i, v in enumerate(_list(rec["unused"], "unused"))
     ]
     players = _list(rec["players"], "players", n)
     s.hand, s.known, s.unknown, s.wilds, s.reserved = [], [], [], [], []
@@ -245,7 +249,9 @@ def _read_fields(game: ChocolatiersRules, rec: Mapping[str, Any]) -> Chocolatier
         known = _counts(p["known"], f"{where}.known", cards)
         for t in range(NT):
             if known[t] > hand[t]:
-                raise refuse(f"{where}.known.{TYPES[t]}", known[t], f"0..{hand[t]} (the hand's {TYPES[t]})")
+                raise refuse(
+                    f"{where}.known.{TYPES[t]}", known[t], f"0..{hand[t]} (the hand's {TYPES[t]})"
+                )
         unseen = _int(p["unseen"], f"{where}.unseen", 0, 3)
         if sum(hand) != sum(known) + unseen:
             raise RecordError(
@@ -264,7 +270,9 @@ def _read_fields(game: ChocolatiersRules, rec: Mapping[str, Any]) -> Chocolatier
     return s
 
 
-def _read_sampler(game: ChocolatiersRules, s: ChocolatiersState, q: int, p: Mapping[str, Any], where: str) -> None:
+def _read_sampler(
+    game: ChocolatiersRules, s: ChocolatiersState, q: int, p: Mapping[str, Any], where: str
+) -> None:
     """The Sampler of seat ``q``: tiles on distinct slots of an anchored arrangement within
     3x2 or 2x3, wilds on distinct spaces of those tiles; its grid and counts rebuilt."""
     sampler = _list(p["sampler"], f"{where}.sampler")
@@ -323,7 +331,9 @@ def _check_cards(game: ChocolatiersRules, s: ChocolatiersState) -> None:
         size = sum(s.hand[q * NT : q * NT + NT])
         high = _hand_bound(game, s) if q == s.player and not s.over else HAND_LIMIT
         if size > high:
-            raise refuse_count(f"players[{q}].hand", size, "cards", f"at most {high} now (hand limit 6)")
+            raise refuse_count(
+                f"players[{q}].hand", size, "cards", f"at most {high} now (hand limit 6)"
+            )
     tray = sum(s.tray)
     low, high = _tray_bounds(game, s)
     if not (low if s.deck else 0) <= tray <= high:
@@ -364,7 +374,12 @@ def _check_tiles(game: ChocolatiersRules, s: ChocolatiersState) -> None:
     places: list[tuple[str, int]] = [(f"line[{i}]", t) for i, t in enumerate(s.display) if t >= 0]
     places += [(f"stacks[{i}]", t) for i, st in enumerate(s.stacks) for t in st]
     places += [("unused", t) for t in s.unused]
-    places += [(f"players[{q}].sampler", s.slots[q * 9 + k]) for q in range(n) for k in range(9) if s.slots[q * 9 + k] >= 0]
+    places += [
+        (f"players[{q}].sampler", s.slots[q * 9 + k])
+        for q in range(n)
+        for k in range(9)
+        if s.slots[q * 9 + k] >= 0
+    ]
     places += [(f"players[{q}].reserved", s.reserved[q]) for q in range(n) if s.reserved[q] >= 0]
     if s.pending >= 0:
         places.append(("pending", s.pending))
@@ -375,17 +390,30 @@ def _check_tiles(game: ChocolatiersRules, s: ChocolatiersState) -> None:
         seen[tile] = where
     missing = sorted(set(range(game.num_tiles)) - set(seen))
     if missing:
-        raise RecordError(f"{WHERE}: box tiles {missing} are nowhere; allowed: every tile exactly once")
+        raise RecordError(
+            f"{WHERE}: box tiles {missing} are nowhere; allowed: every tile exactly once"
+        )
     boxing = s.box_from if s.box_from < LINE_SIZE else -1
     if boxing >= 0 and s.display[boxing] >= 0:
-        raise refuse(f"line[{boxing}]", s.display[boxing], f"-1 (its tile is being boxed, box_from = {boxing})")
+        raise refuse(
+            f"line[{boxing}]",
+            s.display[boxing],
+            f"-1 (its tile is being boxed, box_from = {boxing})",
+        )
     if game.classic:
         size = game.stack_size
         if len(s.unused) != game.num_tiles - LINE_SIZE * size:
-            raise refuse_count("unused", len(s.unused), "tiles", f"exactly {game.num_tiles - LINE_SIZE * size} ({n} players)")
+            raise refuse_count(
+                "unused",
+                len(s.unused),
+                "tiles",
+                f"exactly {game.num_tiles - LINE_SIZE * size} ({n} players)",
+            )
         for i, st in enumerate(s.stacks):
             if len(st) > size - 1:
-                raise refuse_count(f"stacks[{i}]", len(st), "tiles", f"at most {size - 1} under the top")
+                raise refuse_count(
+                    f"stacks[{i}]", len(st), "tiles", f"at most {size - 1} under the top"
+                )
             if st and s.display[i] < 0 and i != boxing:
                 raise refuse(f"line[{i}]", -1, f"a tile: the top of stack {i}, which is not empty")
     else:
@@ -394,7 +422,11 @@ def _check_tiles(game: ChocolatiersRules, s: ChocolatiersState) -> None:
         if s.stacks[0]:
             empty = [i for i, t in enumerate(s.display) if t < 0 and i != boxing]
             if empty:
-                raise refuse(f"line[{empty[0]}]", -1, "a tile: the line is refilled to 5 while the stack lasts")
+                raise refuse(
+                    f"line[{empty[0]}]",
+                    -1,
+                    "a tile: the line is refilled to 5 while the stack lasts",
+                )
 
 
 def _check_turn(game: ChocolatiersRules, s: ChocolatiersState) -> None:
@@ -409,7 +441,13 @@ def _check_turn(game: ChocolatiersRules, s: ChocolatiersState) -> None:
                 f"{locked} locked on a reserved tile; allowed: exactly {WILDS_EACH}"
             )
     if s.over:
-        if (phase, s.actions_left, s.takes_left, s.pending, s.box_from) != (CHOOSE, 0, 0, -1, -1) or any(s.to_pay):
+        if (phase, s.actions_left, s.takes_left, s.pending, s.box_from) != (
+            CHOOSE,
+            0,
+            0,
+            -1,
+            -1,
+        ) or any(s.to_pay):
             raise RecordError(
                 f"{WHERE}: a game over is in no step of a turn; allowed: phase 'choose', "
                 "actions_left 0, takes_left 0, pending -1, box_from -1, nothing to pay"
@@ -417,7 +455,9 @@ def _check_turn(game: ChocolatiersRules, s: ChocolatiersState) -> None:
         return
     allowed_actions = _actions_left_allowed(game, phase)
     if s.actions_left not in allowed_actions:
-        raise refuse("actions_left", s.actions_left, f"{allowed_actions} in phase {PHASE_NAMES[phase]!r}")
+        raise refuse(
+            "actions_left", s.actions_left, f"{allowed_actions} in phase {PHASE_NAMES[phase]!r}"
+        )
     if (phase == TAKE_MORE) != (s.takes_left > 0):
         raise refuse("takes_left", s.takes_left, "1..2 in phase 'take', else 0")
     boxing = phase in (PAY, PLACE_TILE)
@@ -427,13 +467,21 @@ def _check_turn(game: ChocolatiersRules, s: ChocolatiersState) -> None:
             f"{s.box_from}; allowed: a tile and where it came from exactly in 'pay' and 'place'"
         )
     if (phase == PAY) != any(s.to_pay):
-        raise refuse("to_pay", dict(zip(TYPES, s.to_pay, strict=True)), "something owed exactly in phase 'pay'")
+        raise refuse(
+            "to_pay",
+            dict(zip(TYPES, s.to_pay, strict=True)),
+            "something owed exactly in phase 'pay'",
+        )
     if boxing:
         _check_boxing(game, s)
     if phase == DISCARD_DOWN and sum(s.hand[p * NT : p * NT + NT]) <= HAND_LIMIT:
-        raise refuse("phase", "discard", f"'discard' only with more than {HAND_LIMIT} cards in hand")
+        raise refuse(
+            "phase", "discard", f"'discard' only with more than {HAND_LIMIT} cards in hand"
+        )
     if phase == TAKE_MORE and sum(s.tray) < s.takes_left:
-        raise refuse_count("tray", sum(s.tray), "cards", f"at least {s.takes_left} (cards still to take)")
+        raise refuse_count(
+            "tray", sum(s.tray), "cards", f"at least {s.takes_left} (cards still to take)"
+        )
 
 
 def _actions_left_allowed(game: ChocolatiersRules, phase: int) -> tuple[int, ...]:
@@ -451,7 +499,9 @@ def _check_boxing(game: ChocolatiersRules, s: ChocolatiersState) -> None:
     if s.ntiles[p] >= MAX_TILES:
         raise refuse("pending", s.pending, f"-1: player_{p}'s Sampler is full")
     if s.box_from == FROM_RESERVE and s.reserved[p] >= 0:
-        raise refuse(f"players[{p}].reserved", s.reserved[p], "-1 (the reserved tile is being boxed)")
+        raise refuse(
+            f"players[{p}].reserved", s.reserved[p], "-1 (the reserved tile is being boxed)"
+        )
     cost = game.tile_cost[s.pending]
     c = current_chocolate(s.to_pay)
     for t in range(NT):
@@ -465,7 +515,11 @@ def _check_boxing(game: ChocolatiersRules, s: ChocolatiersState) -> None:
                 f"{dict(zip(TYPES, cost, strict=True))}, paid in type order)",
             )
     if s.phase == PAY and not payable(s.hand, p * NT, s.to_pay):
-        raise refuse(f"players[{p}].hand", dict(zip(TYPES, s.hand[p * NT : p * NT + NT], strict=True)), "a hand that can pay what is still owed")
+        raise refuse(
+            f"players[{p}].hand",
+            dict(zip(TYPES, s.hand[p * NT : p * NT + NT], strict=True)),
+            "a hand that can pay what is still owed",
+        )
 
 
 def _check_end(game: ChocolatiersRules, s: ChocolatiersState) -> None:
@@ -479,14 +533,28 @@ def _check_end(game: ChocolatiersRules, s: ChocolatiersState) -> None:
     if s.over:
         ended = s.turn == ROUND_CAP * n or (s.first >= 0 and s.turn % n == s.first)
         if not ended or s.player != (s.turn - 1) % n:
-            raise refuse("over", True, "true only after the turn of the seat before the First holder, or round 40")
+            raise refuse(
+                "over",
+                True,
+                "true only after the turn of the seat before the First holder, or round 40",
+            )
         return
     if s.turn >= ROUND_CAP * n:
         raise refuse("turn", s.turn, f"0..{ROUND_CAP * n - 1} in a game not over (40 rounds)")
     if s.player != s.turn % n:
-        raise refuse("player", s.player, f"{s.turn % n} (turn {s.turn}: seats play in order from seat 0)")
+        raise refuse(
+            "player", s.player, f"{s.turn % n} (turn {s.turn}: seats play in order from seat 0)"
+        )
     if s.first == s.player:
         # the First holder acts only in the turn it placed its 6th tile, after that action
-        late = s.phase == DISCARD_DOWN if game.classic else s.actions_left < 2 and s.phase not in (PAY, PLACE_TILE)
+        late = (
+            s.phase == DISCARD_DOWN
+            if game.classic
+            else s.actions_left < 2 and s.phase not in (PAY, PLACE_TILE)
+        )
         if not late:
-            raise refuse("first", s.first, f"not player_{s.player}, who has not finished the turn that triggered the end")
+            raise refuse(
+                "first",
+                s.first,
+                f"not player_{s.player}, who has not finished the turn that triggered the end",
+            )

@@ -62,7 +62,9 @@ def state_to_string(game: ChocolatiersRules, s: ChocolatiersState, player: int |
         f"Tray: {counts_text(s.tray)} | deck {len(s.deck)} | discard {counts_text(s.discard)}"
     )
     if s.reshuffled:
-        lines.append(f"Deck (rebuilt from the discards): {counts_text([s.deck.count(t) for t in range(NT)])}")
+        lines.append(
+            f"Deck (rebuilt from the discards): {counts_text([s.deck.count(t) for t in range(NT)])}"
+        )
     line = ", ".join(f"[{i}] {_tile(game, t)}" for i, t in enumerate(s.display))
     hidden = "/".join(str(len(st)) for st in s.stacks)
     lines.append(f"{'Stack tops' if game.classic else 'Line'}: {line} (hidden: {hidden})")

@@ -207,7 +207,9 @@ def placed_cells(
 
 
 # ---------------------------------------------------------------- groups through wilds
-def type_components(cells: Sequence[int], t: int, base: int = 0) -> tuple[list[int], list[int], list[int]]:
+def type_components(
+    cells: Sequence[int], t: int, base: int = 0
+) -> tuple[list[int], list[int], list[int]]:
     """The connected groups of type ``t`` in the 36 cells from ``base``: (label of each
     space, -1 outside every group; size of each group; how many of its cells show ``t``).
 
@@ -314,13 +316,14 @@ def payable(hand: Sequence[int], base: int, cost: Sequence[int]) -> bool:
 
 # ---------------------------------------------------------------- Score tiles
 def single_best(values: Sequence[int]) -> int:
-    """The seat with the strictly largest positive value, else -1: a Score tile goes "to
-    the single player with the largest" (a tie for the largest means nobody; RULINGS: a
-    Score tile every player would win with 0 goes to nobody)."""
+    """The seat with the strictly largest value, else -1: a Score tile goes "to the
+    single player with the largest" (a tie for the largest means nobody). With 2 or more
+    seats a largest value of 0 is always a tie, so a Score tile every player would win
+    with 0 goes to nobody (RULINGS)."""
     top = max(values)
-    if top <= 0 or values.count(top) > 1:  # type: ignore[attr-defined]
+    if values.count(top) > 1:
         return -1
-    return list(values).index(top)
+    return values.index(top)
 
 
 def action_kind(a: int) -> tuple[int, int]:
@@ -593,12 +596,8 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         c = current_chocolate(need)
         rest = need[:]
         rest[c] -= 1
-        acts = []
-        if hand[base + c]:
-            hand[base + c] -= 1
-            if payable(hand, base, rest):
-                acts.append(PAY_ONE)
-            hand[base + c] += 1
+        # paying singly is never worse (``cheapest_payment``): it never strands the rest
+        acts = [PAY_ONE] if hand[base + c] else []
         for t in range(NT):
             if hand[base + t] >= 2:
                 hand[base + t] -= 2
@@ -797,7 +796,9 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         position, rot = divmod(code, 4)
         occ = s.occ[p]
         base = p * 36
-        cells, new_occ = placed_cells(s.cells[base : base + 36], occ, self.rotated[tile][rot], position)
+        cells, new_occ = placed_cells(
+            s.cells[base : base + 36], occ, self.rotated[tile][rot], position
+        )
         s.cells[base : base + 36] = cells
         _, dr, dc = PLACEMENTS[occ][position]
         if dr or dc:
@@ -896,7 +897,9 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         return (b["total"][player], b["score_tile_count"][player])
 
     # ================================================================ hidden information
-    def determinize(self, s: ChocolatiersState, player: int, rng: random.Random) -> ChocolatiersState:
+    def determinize(
+        self, s: ChocolatiersState, player: int, rng: random.Random
+    ) -> ChocolatiersState:
         """Resample what ``player`` cannot see: the other seats' unseen dealt cards (the
         deck before its first reshuffle shares their pool; after it, the deck's content
         is public and only its order is resampled), the deck order, and the hidden tiles

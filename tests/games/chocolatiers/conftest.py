@@ -1,12 +1,19 @@
-"""The Chocolatiers rule tests run before its bot tests (the slower ones), so that a
-broken rule fails fast (``python -m tests.mutations chocolatiers`` runs them with -x)."""
+"""Order of the Chocolatiers tests: the rule tests first, then the observation, hidden
+information and records tests (which also catch many broken rules, less directly), then
+the slower bot tests; so that a broken rule fails fast and first in its own rule test
+(``python -m tests.mutations chocolatiers`` runs them with -x)."""
 
 from __future__ import annotations
 
 import pytest
 
-BOT_TESTS = "test_chocolatiers_bots.py"
+LATER = (
+    "test_chocolatiers_observation.py",
+    "test_chocolatiers_hidden.py",
+    "test_chocolatiers_records.py",
+    "test_chocolatiers_bots.py",
+)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    items.sort(key=lambda item: item.path.name == BOT_TESTS)
+    items.sort(key=lambda item: LATER.index(item.path.name) + 1 if item.path.name in LATER else 0)

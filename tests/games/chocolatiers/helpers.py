@@ -127,7 +127,15 @@ def grid(s: ChocolatiersState, seat: int) -> list[str]:
     for r in range(6):
         row = ""
         for v in s.cells[seat * 36 + 6 * r : seat * 36 + 6 * r + 6]:
-            row += " " if v == NO_TILE else "." if v == EMPTY else "*" if v == WILD else TYPE_LETTERS[v]
+            row += (
+                " "
+                if v == NO_TILE
+                else "."
+                if v == EMPTY
+                else "*"
+                if v == WILD
+                else TYPE_LETTERS[v]
+            )
         out.append(row)
     return out
 

@@ -11,7 +11,7 @@ import pytest
 
 from choco_envs.games.chocolatiers.rules import BOX, GIVE, PAY, TAKE
 
-from .helpers import M, R, fresh, put_in_line, set_hand
+from .helpers import M, R, fresh, play_until_turn_of, put_in_line, set_hand
 
 
 def test_opponent_cards_seen_taken_are_public_and_dealt_cards_are_not() -> None:
@@ -35,6 +35,11 @@ def test_opponent_cards_seen_taken_are_public_and_dealt_cards_are_not() -> None:
     assert obs[lay["unknown_1"]][0] == pytest.approx(2 / 3)
     text = game.state_to_string(s, 0)
     assert "known T0 N0 R1 M0 B0 V0 + 2 unseen" in text
+    play_until_turn_of(game, s, rng, 1)  # the exchange's takes, seat 0's turn
+    assert s.known[6 + R] >= 1 and s.unknown[1] == 2
+    known, unseen = s.known[6 + R], s.unknown[1]
+    game.apply(s, GIVE + R, rng)  # the raspberry everyone saw it take
+    assert (s.known[6 + R], s.unknown[1]) == (known - 1, unseen)
     assert "M1" not in text.split("player_1:")[1].split("\n")[0]
 
 

@@ -22,7 +22,9 @@ def test_bot_computed_observations_are_gone(name: str) -> None:
     (a clear ConfigError naming the allowed ones)"."""
     game = ChocolatiersGame()
     assert sorted(game.encoders) == ["flat", "planes"]
-    with pytest.raises(ConfigError, match=f"observation='{name}'.*allowed values: 'flat', 'planes'"):
+    with pytest.raises(
+        ConfigError, match=f"observation='{name}'.*allowed values: 'flat', 'planes'"
+    ):
         choco_envs.make("chocolatiers_v1", observation=name)
 
 
@@ -104,4 +106,6 @@ def test_env_plays_through_the_registry() -> None:
     assert obs["action_mask"].shape == (137,) and obs["action_mask"].any()
     rng = random.Random(0)
     while not all(env.terminations.values()):
-        env.step(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]).tolist()))
+        env.step(
+            rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]).tolist())
+        )

@@ -90,7 +90,14 @@ def test_the_record_is_readable() -> None:
     """Cards by type name, each Sampler as its tiles with row, col and rotation."""
     game, rec = record()
     assert rec["version"] == 1 and rec["phase"] in ("choose", "take", "pay", "place", "discard")
-    assert set(rec["tray"]) == {"truffle", "nut_cluster", "raspberry", "mint", "blueberry", "violet"}
+    assert set(rec["tray"]) == {
+        "truffle",
+        "nut_cluster",
+        "raspberry",
+        "mint",
+        "blueberry",
+        "violet",
+    }
     assert all(name in rec["tray"] for name in rec["deck"])
     tile = rec["players"][0]["sampler"][0]
     assert set(tile) == {"tile", "row", "col", "rotation"}
@@ -209,10 +216,18 @@ def test_the_phase_agrees_with_what_is_pending() -> None:
     refused(game, bad, r"players\[0\]\.hand = .*allowed: a hand that can pay")
     refused(game, changed(rec, box_from=-1), r"box_from = -1")
     line = list(rec["line"])
-    refused(game, changed(rec, line=[*line[:1], -1, *line[2:]], box_from=3), r"line\[1\] = -1|line\[3\]")
+    refused(
+        game, changed(rec, line=[*line[:1], -1, *line[2:]], box_from=3), r"line\[1\] = -1|line\[3\]"
+    )
     game, rec = record()
-    refused(game, changed(rec, phase="discard", actions_left=0), r"phase = 'discard'; allowed: 'discard' only")
-    refused(game, changed(rec, takes_left=2), r"takes_left = 2; allowed: 1\.\.2 in phase 'take', else 0")
+    refused(
+        game,
+        changed(rec, phase="discard", actions_left=0),
+        r"phase = 'discard'; allowed: 'discard' only",
+    )
+    refused(
+        game, changed(rec, takes_left=2), r"takes_left = 2; allowed: 1\.\.2 in phase 'take', else 0"
+    )
 
 
 def test_the_turn_and_the_end_flags_agree() -> None:
@@ -224,7 +239,9 @@ def test_the_turn_and_the_end_flags_agree() -> None:
     refused(game, changed(rec, turn=ROUND_CAP * 2, player=0), r"turn = 80; allowed: 0\.\.79")
     refused(game, changed(rec, turn=10**6), r"turn = 1000000; allowed: an int in 0\.\.80")
     refused(game, changed(rec, over=True), r"a game over is in no step|over = True")
-    over = changed(rec, over=True, phase="choose", actions_left=0, takes_left=0, pending=-1, box_from=-1)
+    over = changed(
+        rec, over=True, phase="choose", actions_left=0, takes_left=0, pending=-1, box_from=-1
+    )
     over["to_pay"] = {t: 0 for t in rec["to_pay"]}
     refused(game, over, r"over = True; allowed: true only after")
     over.update(turn=ROUND_CAP * 2, player=1)
@@ -263,7 +280,11 @@ def test_the_line_tray_and_hands_agree_with_the_deck_and_stacks() -> None:
     deck = list(rec["deck"])
     t = next(k for k, v in rec["tray"].items() if v)
     deck.append(t)
-    refused(game, changed(rec, deck=deck, tray={**rec["tray"], t: rec["tray"][t] - 1}), r"tray holds 5 cards; allowed: exactly 6")
+    refused(
+        game,
+        changed(rec, deck=deck, tray={**rec["tray"], t: rec["tray"][t] - 1}),
+        r"tray holds 5 cards; allowed: exactly 6",
+    )
     bad = copy.deepcopy(rec)
     other = 1 - rec["player"]
     assert len(bad["deck"]) >= 7

@@ -22,7 +22,6 @@ from choco_envs.games.chocolatiers.rules import (
     REACHABLE_OCCUPANCIES,
     cheapest_payment,
     payable,
-    position_of,
     position_row_col,
     rotate,
 )
@@ -34,7 +33,6 @@ from .helpers import (
     R,
     T,
     V,
-    box,
     box_tile,
     components_with,
     cost_text,

@@ -18,8 +18,22 @@ DAVID = ["TBVTVR", "BBVTNT", "TVBTRV", ".B.T.V", "      ", "      "]
 #: (tile, position (row, col) relative to the Sampler as it stands, rotation) in the
 #: order boxed. Kira starts at what ends as the bottom-right corner and builds left, then
 #: up (every placement order is allowed), so her first tile ends at an end of a long side.
-KIRA_TILES = [(3, 0, 0, 1), (32, 0, -1, 1), (16, 0, -1, 0), (20, -1, 0, 2), (13, 0, 1, 2), (30, 0, 2, 2)]
-DAVID_TILES = [(23, 0, 0, 1), (18, 0, 1, 2), (34, 0, 2, 1), (11, 1, 0, 0), (4, 1, 1, 0), (5, 1, 2, 1)]
+KIRA_TILES = [
+    (3, 0, 0, 1),
+    (32, 0, -1, 1),
+    (16, 0, -1, 0),
+    (20, -1, 0, 2),
+    (13, 0, 1, 2),
+    (30, 0, 2, 2),
+]
+DAVID_TILES = [
+    (23, 0, 0, 1),
+    (18, 0, 1, 2),
+    (34, 0, 2, 1),
+    (11, 1, 0, 0),
+    (4, 1, 1, 0),
+    (5, 1, 2, 1),
+]
 #: Kira's wilds: after her 2nd tile (space 7 then, row 3 col 3 at the end), after her 5th
 KIRA_WILDS = {1: 7, 4: 6}
 

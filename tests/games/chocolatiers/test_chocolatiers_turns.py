@@ -29,12 +29,12 @@ from .helpers import (
     T,
     V,
     box,
-    box_tile,
     cost_text,
     draw_sampler,
     fresh,
     hand,
     hold,
+    play_until_turn_of,
     put_in_line,
     set_hand,
 )
@@ -94,7 +94,8 @@ def test_hand_limit_player_chooses_the_discards_at_the_end_of_the_turn() -> None
     take_any(game, s, rng)
     assert s.phase == DISCARD_DOWN and s.player == 0
     legal = game.legal_actions(s)
-    assert all(DISCARD <= a < DISCARD + 6 for a in legal) and DISCARD + R in legal
+    held = [t for t in range(6) if s.hand[t]]
+    assert len(held) >= 2 and legal == [DISCARD + t for t in held]  # any card held
     game.apply(s, DISCARD + R, rng)
     assert s.phase == DISCARD_DOWN
     game.apply(s, DISCARD + R, rng)
@@ -262,15 +263,6 @@ def test_pass_is_offered_only_when_nothing_else_is_legal() -> None:
             game.apply(s, rng.choice(legal), rng)
 
 
-def test_a_wild_covers_only_a_space_without_one() -> None:
-    """RULINGS: "A wild chocolate goes on any space of the Sampler, empty or holding a
-    chocolate, that holds no wild yet". Spaces without a tile are never offered."""
-    game, s, rng = fresh()
-    draw_sampler(s, 0, ["      ", "      ", "  T*  ", "  .B  ", "      ", "      "])
-    wild = [a - PLACE_WILD for a in game.legal_actions(s) if PLACE_WILD <= a < PLACE_WILD + 36]
-    assert wild == [14, 20, 21]
-
-
 def test_standard_line_is_refilled_from_the_stack_into_the_same_place() -> None:
     """Rulebook 000, Box Chocolates and Reserve a Box Tile: "Refill the line back to 5 Box
     tiles from the stack of Box tiles. If there are no Box tiles left in the stack, ignore
@@ -315,3 +307,27 @@ def test_classic_end_phase_discards_to_6_before_refilling_the_tray() -> None:
     assert s.player == 1 and hand(s, 0) == "M5 V1"
     assert s.tray == [0, 0, 0, 1, 0, 5]  # the discarded mint, reshuffled, refilled it
     assert s.discard == [0] * 6 and s.deck == [] and s.reshuffled
+    # with cards in the deck, the tray stays as the action left it while discarding
+    play_until_turn_of(game, s, rng, 0)
+    s.deck, s.tray = [T, T], [0, 0, 0, 0, 0, 6]
+    set_hand(s, 0, "M6")
+    game.apply(s, TAKE + V, rng)
+    game.apply(s, PASS, rng)
+    assert s.phase == DISCARD_DOWN and s.tray == [0, 0, 0, 0, 0, 5] and s.deck == [T, T]
+    game.apply(s, DISCARD + M, rng)
+    assert s.tray == [1, 0, 0, 0, 0, 5] and s.deck == [T]
+
+
+def test_an_exchange_needs_cards_on_the_tray_to_take() -> None:
+    """Rulebook 000: "Discard 1 Chocolate card ... then take 2 Chocolate cards from the
+    Chocolate Tray" (the tray must hold 2); 003: "Coloque 1 carta ... en la bandeja ...
+    luego tome 2 cartas" (the card laid there counts: 1 on the tray is enough)."""
+    for edition, needed in (("standard", 2), ("classic", 1)):
+        game, s, rng = fresh(edition)
+        set_hand(s, 0, "M1")
+        s.tray = [0, 0, 0, 0, 0, needed]
+        assert GIVE + M in game.legal_actions(s), edition
+        s.tray = [0, 0, 0, 0, 0, needed - 1]
+        assert GIVE + M not in game.legal_actions(s), edition
+        with pytest.raises(IllegalActionError, match="an exchange needs"):
+            game.apply(s, GIVE + M, rng)

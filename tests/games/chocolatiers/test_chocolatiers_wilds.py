@@ -102,6 +102,7 @@ def test_wild_placement_limits() -> None:
     offered = [a - PLACE_WILD for a in game.legal_actions(s) if PLACE_WILD <= a < PLACE_WILD + 36]
     assert offered == list(range(12, 24))
     game.apply(s, PLACE_WILD + 12, rng)
+    assert PLACE_WILD + 12 not in game.legal_actions(s) and PLACE_WILD + 13 in game.legal_actions(s)
     with pytest.raises(IllegalActionError):
         game.apply(s, PLACE_WILD + 12, rng)
     s.wilds[0] = 0
