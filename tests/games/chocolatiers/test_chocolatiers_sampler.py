@@ -121,6 +121,20 @@ def test_substitution_is_allowed_even_with_a_matching_card() -> None:
     assert s.phase == PLACE_TILE and hand(s, 0) == "T1"  # 2 mints paid for a truffle
 
 
+def test_a_substitution_takes_two_cards_of_one_type() -> None:
+    """Rulebook 000: "You may discard 2 matching Chocolate cards from your hand to
+    substitute for any 1 chocolate". Paying the first truffle of TV/TV from T2 V2 M1 B2:
+    1 truffle, 2 truffles or 2 blueberries; the single mint is no substitute (nor are the
+    2 violets, which the tile still needs)."""
+    game, s, rng = fresh()
+    put_in_line(s, 0, TVTV)
+    set_hand(s, 0, "T2 V2 M1 B2")
+    game.apply(s, BOX + 0, rng)
+    assert game.legal_actions(s) == [PAY_ONE, PAY_TWO + T, PAY_TWO + B]
+    with pytest.raises(IllegalActionError):
+        game.apply(s, PAY_TWO + M, rng)
+
+
 def test_unaffordable_tile_cannot_be_boxed() -> None:
     """Rulebook 000: discard cards "matching each of the chocolates on a Box tile"; with
     T1 V2 and no pairs a TV/TV tile cannot be paid, so boxing it is not offered. With a

@@ -199,9 +199,11 @@ def test_classic_turn_is_action_then_optional_bonus_and_has_no_reserve() -> None
     3. Fase final (obligatorio)"; the action phase is take or exchange, the bonus phase
     box or place a wild. RULINGS: "No reserve"."""
     game, s, rng = fresh("classic")
+    hold(s, 0, cost_text(game, s.display[0]) + " T1")  # it could pay the first top
     first = game.legal_actions(s)
     assert all(a < BOX for a in first) and PASS not in first
     take_any(game, s, rng)
+    assert BOX + 0 in game.legal_actions(s)  # boxing is a bonus action
     draw_sampler(s, 0, ["TT    ", "RR    ", "      ", "      ", "      ", "      "])
     bonus = game.legal_actions(s)
     assert all(PLACE_WILD <= a < PLACE_WILD + 36 or a == PASS or BOX <= a < BOX + 5 for a in bonus)
