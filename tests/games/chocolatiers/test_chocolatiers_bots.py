@@ -205,3 +205,13 @@ def test_tuned_beats_the_baseline() -> None:
         env_options={"edition": "classic"}, progress=False,
     )  # fmt: skip
     assert report["bots"][0]["win_rate"] > 0.5
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_greedy_beats_random(edition: str) -> None:
+    """``greedy``, the beginner baseline, beats random play in 2-player games."""
+    report = run_arena(
+        "chocolatiers_v1", ["greedy", "random"], players=2, games=20, seed=5,
+        env_options={"edition": edition}, progress=False,
+    )  # fmt: skip
+    assert report["bots"][0]["win_rate"] >= 0.8
