@@ -1,21 +1,29 @@
-"""The bots of chocolatiers: its kinds, listed in ``BOTS`` (see choco_envs.bots.game_kinds).
+"""The bots of Chocolatiers, listed in ``BOTS`` (see choco_envs.bots.game_kinds).
 
-Transitional: the heuristic still lives in choco_envs.games.chocolatiers.greedy and moves here."""
+| kind | what it is |
+|---|---|
+| ``greedy`` | the beginner baseline (``greedy.py``), with settings ``used_cost``, ``missing_cost``, ``contest``, ``wild_contest`` |
+| ``tuned`` | the greedy heuristic with the tuned settings ``greedy.TUNED`` (used_cost=1.2, contest=10, wild_contest=1) |
+"""
 
 from __future__ import annotations
 
 from choco_envs.bots.base import BotKind, BotOption
-from choco_envs.games.chocolatiers import greedy as _greedy
+from choco_envs.bots.chocolatiers import greedy
 
 BOTS = {
     "greedy": BotKind(
         "greedy",
-        "the beginner heuristic",
-        policy=_greedy.greedy_action,
-        options={
-            name: BotOption(name, parse, doc)
-            for name, (parse, doc) in getattr(_greedy, "OPTIONS", {}).items()
-        },
-        check=getattr(_greedy, "check_settings", None),
-    )
+        "the beginner heuristic: boxes the best affordable tile, takes toward the best "
+        "tile, places tiles and wilds to grow its largest groups",
+        policy=greedy.greedy_action,
+        options={name: BotOption(name, greedy.weight, doc) for name, doc in greedy.OPTIONS.items()},
+    ),
+    "tuned": BotKind(
+        "tuned",
+        "the greedy heuristic with its tuned settings (used_cost=1.2, contest=10, "
+        "wild_contest=1): weighs the cards a tile uses more, and the Score tiles each "
+        "tile and wild wins or loses against the other Samplers",
+        policy=greedy.tuned_action,
+    ),
 }

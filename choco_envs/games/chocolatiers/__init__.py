@@ -1,6 +1,35 @@
 """Chocolatiers, standard (seed 000) and classic (seed 003) editions: see
-docs/games/chocolatiers.md."""
+docs/games/chocolatiers.md.
 
-from choco_envs.games.chocolatiers.rules import ChocolatiersGame, State
+``ChocolatiersGame`` assembles the rules (``rules.py``) with the observation encoders
+(``encoding.py``), the records (``records.py``) and the text view (``render.py``)."""
 
-__all__ = ["ChocolatiersGame", "State"]
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from choco_envs.games.chocolatiers import records, render
+from choco_envs.games.chocolatiers.encoding import build_encoders
+from choco_envs.games.chocolatiers.rules import ChocolatiersRules, ChocolatiersState
+
+
+class ChocolatiersGame(ChocolatiersRules):
+    """Chocolatiers for one configuration (``edition``, ``num_players``, ``components``),
+    with its encoders, records and text."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.encoders = build_encoders(self)
+
+    def to_json(self, s: ChocolatiersState) -> dict[str, Any]:
+        return records.state_to_json(self, s)
+
+    def from_json(self, d: Mapping[str, Any]) -> ChocolatiersState:
+        return records.state_from_json(self, d)
+
+    def state_to_string(self, s: ChocolatiersState, player: int | None) -> str:
+        return render.state_to_string(self, s, player)
+
+
+__all__ = ["ChocolatiersGame", "ChocolatiersRules", "ChocolatiersState"]

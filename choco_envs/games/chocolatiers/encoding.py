@@ -1,11 +1,13 @@
 """Observation encoders and the action table of Chocolatiers.
 
-Everything is relative to the observing seat: seat blocks run own seat first, then the
-others in turn order. An opponent's hand is what the table knows: the cards seen taken
-from the face-up tray, less those seen paid or discarded, plus how many dealt cards are
-still unseen (RULINGS.md: only the 3 dealt cards are private).
+Observations are game information only: what the observing seat may see. Everything is
+relative to the observer: seat blocks run own seat first, then the others in turn order.
+An opponent's hand is what the table knows: the cards seen taken from the face-up tray,
+less those seen paid or discarded, plus how many dealt cards are still unseen (RULINGS.md:
+only the 3 dealt cards are private). Each Sampler is shown anchored to the top-left
+corner of a 6x6 space grid, the frame the placement actions are relative to.
 
-Action table (109 actions):
+Action table (137 actions):
 
 | ids | meaning |
 |---|---|
@@ -14,38 +16,47 @@ Action table (109 actions):
 | 12..16 | box the tile at line position / stack i (then pay, then place) |
 | 17 | box the reserved tile (standard) |
 | 18..22 | reserve the tile at line position i (standard) |
-| 23..58 | place a wild chocolate on Sampler space (row, col) = divmod(id-23, 6) |
+| 23..58 | place a wild chocolate on Sampler space (row, col) = divmod(id-23, 6) of the anchored 6x6 grid |
 | 59 | pay the current chocolate with 1 matching card |
 | 60..65 | pay the current chocolate with 2 cards of type t |
-| 66..101 | place the tile being boxed: frame slot (id-66)//4 (3x3, row-major), rotation (id-66)%4 quarter turns clockwise |
-| 102..107 | discard a card of type t (hand limit of 6 at the end of the turn) |
-| 108 | pass (only when nothing else is legal); classic bonus phase: skip it |
+| 66..129 | place the tile being boxed: position p = (id-66)//4 at tile (row, col) = (p//4 - 1, p%4 - 1) relative to the Sampler's top-left tile (the first tile: (0, 0)), rotation (id-66)%4 quarter turns clockwise |
+| 130..135 | discard a card of type t (hand limit of 6 at the end of the turn) |
+| 136 | pass (only when nothing else is legal); classic bonus phase: skip it |
 
 Types t: 0 truffle, 1 nut cluster, 2 raspberry, 3 mint, 4 blueberry, 5 violet.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from choco_envs.core.encoding import Encoder, Layout
 from choco_envs.games.chocolatiers.components import TYPES
+from choco_envs.games.chocolatiers.rules import (
+    CLASSIC_STACK_SIZE,
+    LINE_SIZE,
+    MAX_TILES,
+    ROUND_CAP,
+    WILDS_EACH,
+    ChocolatiersState,
+    current_chocolate,
+)
 
 if TYPE_CHECKING:
-    from choco_envs.games.chocolatiers.rules import ChocolatiersGame, State
+    from choco_envs.games.chocolatiers.rules import ChocolatiersRules
 
 NT = len(TYPES)
 TILE_FEATURES = 36  # present, points/8, cost/4 by type, 4 spaces x (6 types + empty)
 SAMPLER_PLANES = 8  # 6 types, wild, occupied (a tile is there)
 PHASES = 5
-ROUND_CAP = 40
+HAND_SCALE = 8.0  # the most a hand holds: 6 + 2 cards gained in a standard turn
 
 
-def tile_matrix(game: ChocolatiersGame) -> np.ndarray:
+def tile_matrix(game: ChocolatiersRules) -> np.ndarray:
     """One feature row per tile, plus a last row of zeros for "no tile" (index -1)."""
-    tiles = game.comp.tiles
+    tiles = game.components.tiles
     out = np.zeros((len(tiles) + 1, TILE_FEATURES), dtype=np.float32)
     for i, tile in enumerate(tiles):
         out[i, 0] = 1.0
@@ -72,28 +83,29 @@ def cell_table() -> np.ndarray:
 class ChocolatiersObserver:
     """Builds the parts of an observation; the two encoders arrange them."""
 
-    def __init__(self, game: ChocolatiersGame) -> None:
+    def __init__(self, game: ChocolatiersRules) -> None:
         self.game = game
         self.n = game.num_players
         self.standard = not game.classic
         self.tiles = tile_matrix(game)
         self.cells = cell_table()
-        comp = game.comp
+        comp = game.components
         self.per_type = float(max(comp.card_counts))
         self.cards = float(sum(comp.card_counts))
-        stack_max = len(comp.tiles) - 5 if self.standard else max(1, _classic_stack(self.n) - 1)
+        stack_max = len(comp.tiles) - LINE_SIZE if self.standard else CLASSIC_STACK_SIZE[self.n] - 1
         self.stack_max = float(stack_max)
-        self.points_max = 8.0 * 6
-        self.score_max = self.points_max + sum(v for _, v in comp.score_tiles) + 3
+        self.points_max = 8.0 * MAX_TILES
+        self.score_max = self.points_max + sum(v for _, v in comp.score_tiles) + WILDS_EACH
         self.layout = self._scalar_layout()
         self.num_scalars = self.layout.size
         self.scale = self._scalar_scale()
         assert len(self.scale) == self.num_scalars
         self.gather = [self._gather_index(p) for p in range(self.n)]
-        self._planes_cache: dict[int, tuple[list[int], np.ndarray]] = {}
+        #: the last Sampler planes built for each observer (per encoder, bounded)
+        self._planes_last: dict[int, tuple[list[int], np.ndarray]] = {}
         self._tiles_key: list[int] = []
         self._tiles_value = np.zeros(0, dtype=np.float32)
-        self.num_tile_rows = 6 + (self.n if self.standard else 0)
+        self.num_tile_rows = LINE_SIZE + 1 + (self.n if self.standard else 0)
 
     def _scalar_layout(self) -> Layout:
         lay = Layout()
@@ -114,25 +126,29 @@ class ChocolatiersObserver:
         lay.add("tray", NT, "face-up tray by type, / max per type")
         lay.add("deck", 1, "cards in the deck, / cards in the game")
         lay.add("discard", NT, "discard pile by type, / max per type")
-        stacks = 1 if self.standard else 5
+        lay.add(
+            "reshuffled", 1, "the deck was rebuilt from the discard pile (its content is public)"
+        )
+        lay.add("deck_known", NT, "after a reshuffle: the deck's cards by type, / max per type")
+        stacks = 1 if self.standard else LINE_SIZE
         lay.add("stacks", stacks, f"hidden tiles in the stack(s), / {self.stack_max:g}")
         lay.add("phase", PHASES, "step of the turn: choose, take, pay, place, discard (one-hot)")
         lay.add("actions_left", 1, "standard: actions left / 2; classic: 1 action phase, 0.5 bonus")
         lay.add("takes_left", 1, "cards still to take in an exchange, / 2")
         lay.add("to_pay", NT, "chocolates of the tile being boxed still to pay, / 4")
         lay.add("paying", NT, "the chocolate being paid now (one-hot)")
-        lay.add("round", 1, "rounds completed, / 40")
+        lay.add("round", 1, f"rounds completed, / {ROUND_CAP}")
         lay.add("end_triggered", 1, "someone has placed a 6th tile")
         return lay
 
     def _scalar_scale(self) -> np.ndarray:
         """What each raw scalar is divided by (in the order of ``raw_scalars``)."""
         per_type = self.per_type
-        seat = [per_type] * NT + [3.0, 8.0, 3.0, 6.0, self.points_max, 6.0, 1.0]
-        seat += [36.0] * NT + [self.score_max]
-        rest = [per_type] * NT + [self.cards] + [per_type] * NT
-        rest += [self.stack_max] * (1 if self.standard else 5)
-        rest += [1.0] * PHASES + [2.0, 2.0] + [4.0] * NT + [1.0] * NT + [ROUND_CAP, 1.0]
+        seat = [per_type] * NT + [3.0, HAND_SCALE, float(WILDS_EACH), float(MAX_TILES)]
+        seat += [self.points_max, float(MAX_TILES), 1.0] + [36.0] * NT + [self.score_max]
+        rest = [per_type] * NT + [self.cards] + [per_type] * NT + [1.0] + [per_type] * NT
+        rest += [self.stack_max] * (1 if self.standard else LINE_SIZE)
+        rest += [1.0] * PHASES + [2.0, 2.0] + [4.0] * NT + [1.0] * NT + [float(ROUND_CAP), 1.0]
         return 1.0 / np.asarray(seat * self.n + rest, dtype=np.float32)
 
     def _gather_index(self, player: int) -> np.ndarray:
@@ -154,7 +170,7 @@ class ChocolatiersObserver:
         index += range(26 * n, 26 * n + rest)
         return np.asarray(index, dtype=np.intp)
 
-    def raw_scalars(self, s: State) -> list[int]:
+    def raw_scalars(self, s: ChocolatiersState) -> list[int]:
         """Every scalar feature before scaling, in absolute seat order: hands, known
         cards, unseen counts, hand sizes, wilds, tiles, tile points, 3-or-4 tiles, First
         flags, groups, totals (each seat-major), then the table's features."""
@@ -164,10 +180,15 @@ class ChocolatiersObserver:
         out += [sum(hand[b : b + NT]) for b in range(0, NT * n, NT)]
         out += s.wilds + s.ntiles + s.points + s.n34
         out += [int(first == q) for q in range(n)]
-        out += s.groups + self.game.provisional_scores(s)
+        out += s.groups + self.game.totals(s)
         out += s.tray
         out.append(len(s.deck))
         out += s.discard
+        if s.reshuffled:
+            out.append(1)
+            out += [s.deck.count(t) for t in range(NT)]
+        else:
+            out += [0] * (NT + 1)
         out += [len(st) for st in s.stacks]
         phase = [0] * PHASES
         phase[s.phase] = 1
@@ -175,19 +196,18 @@ class ChocolatiersObserver:
         out += (s.actions_left, s.takes_left)
         out += s.to_pay
         paying = [0] * NT
-        for t in range(NT):
-            if s.to_pay[t]:
-                paying[t] = 1
-                break
+        c = current_chocolate(s.to_pay)
+        if c >= 0:
+            paying[c] = 1
         out += paying
         out += (s.turn // n, int(first >= 0))
         return out
 
-    def scalars(self, s: State, player: int) -> np.ndarray:
+    def scalars(self, s: ChocolatiersState, player: int) -> np.ndarray:
         raw = np.asarray(self.raw_scalars(s), dtype=np.float32)
         return raw[self.gather[player]] * self.scale
 
-    def tile_rows(self, s: State, player: int) -> list[int]:
+    def tile_rows(self, s: ChocolatiersState, player: int) -> list[int]:
         """Tile ids (or -1) of the display, the tile being boxed, then (standard) each
         seat's reserved tile in relative order."""
         rows = s.display + [s.pending]
@@ -195,7 +215,7 @@ class ChocolatiersObserver:
             rows += s.reserved[player:] + s.reserved[:player]
         return rows
 
-    def tile_features(self, s: State, player: int) -> np.ndarray:
+    def tile_features(self, s: ChocolatiersState, player: int) -> np.ndarray:
         """The feature rows of ``tile_rows``, flattened (the last result is kept)."""
         rows = self.tile_rows(s, player)
         if rows != self._tiles_key:
@@ -203,98 +223,27 @@ class ChocolatiersObserver:
             self._tiles_value = self.tiles[rows].reshape(-1)
         return self._tiles_value
 
-    def sampler_planes(self, s: State, player: int) -> np.ndarray:
-        """(n * 8, 36): per seat in relative order, planes of its 6x6 grid. The last
-        result per observer is kept, as Samplers change only a few times a game."""
-        hit = self._planes_cache.get(player)
+    def sampler_planes(self, s: ChocolatiersState, player: int) -> np.ndarray:
+        """(n * 8, 36): per seat in relative order, planes of its anchored 6x6 grid. The
+        last result per observer is kept, as Samplers change only a few times a game."""
+        hit = self._planes_last.get(player)
         if hit is not None and hit[0] == s.cells:
             return hit[1]
         cut = player * 36
         cells = np.asarray(s.cells[cut:] + s.cells[:cut], dtype=np.intp) + 2
         planes = self.cells[cells].reshape(self.n, 36, SAMPLER_PLANES).transpose(0, 2, 1)
         planes = planes.reshape(self.n * SAMPLER_PLANES, 36)
-        self._planes_cache[player] = (s.cells[:], planes)
+        self._planes_last[player] = (s.cells[:], planes)
         return planes
 
 
-def _classic_stack(n: int) -> int:
-    return {2: 3, 3: 4, 4: 5}.get(n, 5)
-
-
-def make_encoders(game: ChocolatiersGame) -> dict[str, Encoder[State]]:
-    """The "flat", "planes", "derived" and "contest" encoders of ``game``."""
+def build_encoders(game: ChocolatiersRules) -> dict[str, Encoder[ChocolatiersState]]:
+    """The ``"flat"`` and ``"planes"`` encoders of ``game``."""
     obs = ChocolatiersObserver(game)
-    flat = _flat_encoder(obs)
-    derived = _derived_encoder(game, flat)
-    return {
-        "flat": flat,
-        "planes": _planes_encoder(obs),
-        "derived": derived,
-        "contest": _contest_encoder(game, derived),
-    }
+    return {"flat": _flat_encoder(obs), "planes": _planes_encoder(ChocolatiersObserver(game))}
 
 
-#: per-action fields (field -> the action of its first entry), ``Encoder.action_fields``:
-#: takes start at action 0 (rules.TAKE), wilds at 23 (PLACE_WILD), placements at 66
-#: (PLACE); literal here because rules imports this module (a test checks them)
-DERIVED_ACTION_FIELDS = {"take_gain": 0, "wild_gain": 23, "place_gain": 66}
-CONTEST_ACTION_FIELDS = {"place_lead": 66, "wild_lead": 23, "take_gain_strong": 0}
-
-
-class _Features(Protocol):
-    layout: Layout
-
-    def fill(self, s: State, player: int, out: np.ndarray) -> None: ...
-
-
-def _extended(
-    name: str,
-    base: Encoder[State],
-    extra: _Features,
-    description: str,
-    action_fields: dict[str, int],
-) -> Encoder[State]:
-    """``base``'s fields, then ``extra``'s (computed by ``extra.fill``)."""
-    lay = Layout()
-    for f in list(base.layout.fields) + list(extra.layout.fields):
-        lay.add(f.name, f.size, f.meaning, f.low, f.high)
-    cut = base.shape[0]
-
-    def fill(s: State, player: int, out: np.ndarray) -> None:
-        base.fill(s, player, out[:cut])
-        extra.fill(s, player, out[cut:])
-
-    return Encoder(name, (lay.size,), lay, fill, description, action_fields=action_fields)
-
-
-def _derived_encoder(game: ChocolatiersGame, flat: Encoder[State]) -> Encoder[State]:
-    """``"flat"``, then what the observer can work out from it (``derived.py``)."""
-    from choco_envs.games.chocolatiers.derived import DerivedFeatures
-
-    return _extended(
-        "derived",
-        flat,
-        DerivedFeatures(game),
-        "the flat fields, then affordability and gains",
-        DERIVED_ACTION_FIELDS,
-    )
-
-
-def _contest_encoder(game: ChocolatiersGame, derived: Encoder[State]) -> Encoder[State]:
-    """``"derived"``, then the Score tile contest and the tuned take gain
-    (``derived.ContestFeatures``): what the tuned greedy settings weigh."""
-    from choco_envs.games.chocolatiers.derived import ContestFeatures
-
-    return _extended(
-        "contest",
-        derived,
-        ContestFeatures(game),
-        "the derived fields, then the Score tile contest",
-        {**DERIVED_ACTION_FIELDS, **CONTEST_ACTION_FIELDS},
-    )
-
-
-def _flat_encoder(obs: ChocolatiersObserver) -> Encoder[State]:
+def _flat_encoder(obs: ChocolatiersObserver) -> Encoder[ChocolatiersState]:
     lay = Layout()
     for f in obs.layout.fields:
         lay.add(f.name, f.size, f.meaning, f.low, f.high)
@@ -308,11 +257,11 @@ def _flat_encoder(obs: ChocolatiersObserver) -> Encoder[State]:
     samplers_at = lay.add(
         "samplers",
         obs.n * SAMPLER_PLANES * 36,
-        "per seat: 8 planes of the 6x6 grid (6 types, wild, occupied), row-major",
+        "per seat: 8 planes of the anchored 6x6 grid (6 types, wild, occupied), row-major",
     )
     scalar_end = obs.num_scalars
 
-    def fill(s: State, player: int, out: np.ndarray) -> None:
+    def fill(s: ChocolatiersState, player: int, out: np.ndarray) -> None:
         out[:scalar_end] = obs.scalars(s, player)
         out[tiles_at] = obs.tile_features(s, player)
         out[samplers_at] = obs.sampler_planes(s, player).reshape(-1)
@@ -320,14 +269,14 @@ def _flat_encoder(obs: ChocolatiersObserver) -> Encoder[State]:
     return Encoder("flat", (lay.size,), lay, fill, "scalars, tiles, then Sampler planes")
 
 
-def _planes_encoder(obs: ChocolatiersObserver) -> Encoder[State]:
+def _planes_encoder(obs: ChocolatiersObserver) -> Encoder[ChocolatiersState]:
     features = obs.num_scalars + obs.num_tile_rows * TILE_FEATURES
     feature_planes = -(-features // 36)
     lay = Layout()
     lay.add(
         "samplers",
         obs.n * SAMPLER_PLANES,
-        "per seat (own first): 6 type planes, wild plane, occupied plane of the 6x6 grid",
+        "per seat (own first): 6 type planes, wild plane, occupied plane of the anchored 6x6 grid",
     )
     lay.add(
         "features",
@@ -337,7 +286,7 @@ def _planes_encoder(obs: ChocolatiersObserver) -> Encoder[State]:
     nsp = obs.n * SAMPLER_PLANES
     tile_end = features
 
-    def fill(s: State, player: int, out: np.ndarray) -> None:
+    def fill(s: ChocolatiersState, player: int, out: np.ndarray) -> None:
         out[:nsp] = obs.sampler_planes(s, player).reshape(nsp, 6, 6)
         flat = out[nsp:].reshape(-1)
         flat[: obs.num_scalars] = obs.scalars(s, player)

@@ -5,11 +5,24 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from choco_envs.games.chocolatiers.components import TYPE_LETTERS, TYPES
+from choco_envs.games.chocolatiers.rules import (
+    EMPTY,
+    FROM_RESERVE,
+    NO_TILE,
+    PHASE_NAMES,
+    ROUND_CAP,
+    WILD,
+    ChocolatiersState,
+)
 
 if TYPE_CHECKING:
-    from choco_envs.games.chocolatiers.rules import ChocolatiersGame, State
+    from choco_envs.games.chocolatiers.rules import ChocolatiersRules
 
 NT = len(TYPES)
+LEGEND = (
+    "Legend: T truffle, N nut cluster, R raspberry, M mint, B blueberry, V violet; "
+    "* wild, . empty space; a tile is 'TL TR BL BR points'"
+)
 
 
 def counts_text(counts: list[int]) -> str:
@@ -17,20 +30,28 @@ def counts_text(counts: list[int]) -> str:
     return " ".join(f"{TYPE_LETTERS[t]}{c}" for t, c in enumerate(counts))
 
 
-def sampler_lines(cells: list[int]) -> list[str]:
-    """The 6x6 grid, letters for chocolates, * wilds, . empty spaces, blank without tile."""
-    from choco_envs.games.chocolatiers.rules import cell_letter
+def cell_letter(v: int) -> str:
+    """One character for a Sampler cell: a type letter, '*' wild, '.' empty, ' ' none."""
+    if v == NO_TILE:
+        return " "
+    if v == EMPTY:
+        return "."
+    if v == WILD:
+        return "*"
+    return TYPE_LETTERS[v]
 
+
+def sampler_lines(cells: list[int]) -> list[str]:
+    """The anchored 6x6 grid: letters for chocolates, * wilds, . empty spaces, blank
+    where there is no tile."""
     return ["|" + "".join(cell_letter(v) for v in cells[r * 6 : r * 6 + 6]) + "|" for r in range(6)]
 
 
-def render_state(game: ChocolatiersGame, s: State, player: int | None) -> str:
+def state_to_string(game: ChocolatiersRules, s: ChocolatiersState, player: int | None) -> str:
     """What ``player`` may see: own hand in full, the others' known cards and unknown
     count, everything face up. ``None``: a spectator's view."""
-    from choco_envs.games.chocolatiers.rules import PHASE_NAMES
-
     n = game.num_players
-    head = f"Chocolatiers ({game.edition}), round {s.turn // n + 1}/40"
+    head = f"Chocolatiers ({game.edition}), round {min(s.turn // n + 1, ROUND_CAP)}/{ROUND_CAP}"
     if s.over:
         head += ", game over"
     else:
@@ -40,11 +61,18 @@ def render_state(game: ChocolatiersGame, s: State, player: int | None) -> str:
     lines.append(
         f"Tray: {counts_text(s.tray)} | deck {len(s.deck)} | discard {counts_text(s.discard)}"
     )
+    if s.reshuffled:
+        lines.append(
+            f"Deck (rebuilt from the discards): {counts_text([s.deck.count(t) for t in range(NT)])}"
+        )
     line = ", ".join(f"[{i}] {_tile(game, t)}" for i, t in enumerate(s.display))
     hidden = "/".join(str(len(st)) for st in s.stacks)
     lines.append(f"{'Stack tops' if game.classic else 'Line'}: {line} (hidden: {hidden})")
     if s.pending >= 0:
-        lines.append(f"Boxing {_tile(game, s.pending)}, still to pay {counts_text(s.to_pay)}")
+        where = "reserve" if s.box_from == FROM_RESERVE else f"line {s.box_from}"
+        lines.append(
+            f"Boxing {_tile(game, s.pending)} (from the {where}), still to pay {counts_text(s.to_pay)}"
+        )
     for q in range(n):
         b = q * NT
         if player == q:
@@ -59,8 +87,9 @@ def render_state(game: ChocolatiersGame, s: State, player: int | None) -> str:
         )
         if s.ntiles[q]:
             lines += ["   " + row for row in sampler_lines(s.cells[q * 36 : q * 36 + 36])]
+    lines.append(LEGEND)
     return "\n".join(lines)
 
 
-def _tile(game: ChocolatiersGame, tile: int) -> str:
+def _tile(game: ChocolatiersRules, tile: int) -> str:
     return "-" if tile < 0 else game.tile_text[tile]

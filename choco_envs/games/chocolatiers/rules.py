@@ -7,13 +7,25 @@ action phase take/exchange, then an optional bonus phase box/wild), when the tra
 refilled, and where a box tile's replacement comes from (one hidden stack feeding a line
 of 5, or 5 stacks whose top tiles are face up).
 
-Geometry: a 3x3 frame of tile slots (slot = 3*row + col) with the first tile in the
-centre holds every legal Sampler; the tiles' spaces form a 6x6 grid (space = 6*row +
-col). A tile's spaces are read top-left, top-right, bottom-left, bottom-right; rotation
-``r`` turns it ``r`` quarter turns clockwise.
+Geometry. A Sampler is kept **anchored**: its tiles lie in a 3x3 frame of tile slots
+(slot = 3 * row + col) with its top row and left column occupied, so every legal Sampler
+(at most 3x2 or 2x3 tiles) fits. Its spaces form a 6x6 grid (space = 6 * row + col). A new
+tile goes to a **position** (row, col), each in -1..2, relative to the Sampler's top-left
+slot (position = 4 * (row + 1) + col + 1): a tile placed above or left of the Sampler
+(row or col -1) shifts the picture one slot down or right so that it stays anchored; the
+tiles themselves never move relative to each other. This way every arrangement within
+3x2 or 2x3 is reachable in every placement order (the first tile may end at an end of the
+long side). A tile's spaces are read top-left, top-right, bottom-left, bottom-right;
+rotation ``r`` turns it ``r`` quarter turns clockwise.
 
 A cell of the grid is NO_TILE (-2), EMPTY (-1, a tile space without a chocolate), a
 type 0..5, or WILD (6: a wild chocolate lies there; it no longer counts as what it covers).
+
+The pure helpers bots use live here, once: :func:`cheapest_payment` / :func:`payable`
+(paying), :func:`placed_cells` (placing a tile), :func:`type_components`,
+:func:`largest_groups` and the vectorised :func:`groups_with_a_wild` (groups through
+wilds), :func:`single_best` (the Score tile award) and :func:`action_kind` (decoding a
+choice).
 """
 
 from __future__ import annotations
@@ -21,21 +33,18 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 
-from choco_envs.core.errors import ConfigError, RecordError
-from choco_envs.core.game import Game, require
+from choco_envs.core.game import Game
 from choco_envs.core.spec import GameSpec, Option
 from choco_envs.games.chocolatiers.components import (
     EDITIONS,
     PLAYER_RANGE,
-    TYPE_LETTERS,
     TYPES,
     Components,
-    components_to_dict,
     default_components,
     load_components,
 )
@@ -49,6 +58,8 @@ MAX_TILES = 6
 WILDS_EACH = 3
 ROUND_CAP = 40
 CLASSIC_STACK_SIZE = {2: 3, 3: 4, 4: 5}
+#: ``box_from`` of a tile being boxed from its owner's reserve
+FROM_RESERVE = LINE_SIZE
 
 # ---------------------------------------------------------------- action ids
 TAKE = 0  # +type: take one card of that type from the tray
@@ -59,10 +70,11 @@ RESERVE = 18  # +line slot: reserve that tile (standard)
 PLACE_WILD = 23  # +space 0..35: place a wild chocolate on that Sampler space
 PAY_ONE = 59  # pay the current chocolate with one matching card
 PAY_TWO = 60  # +type: pay the current chocolate with two cards of that type
-PLACE = 66  # +4*slot+rotation: put the tile being boxed into that frame slot
-DISCARD = 102  # +type: discard one card of that type (hand limit)
-PASS = 108  # nothing else is legal (or classic: skip the optional bonus phase)
-NUM_ACTIONS = 109
+PLACE = 66  # +4*position+rotation: put the tile being boxed at that position
+POSITIONS = 16  # placement positions: (row, col) in -1..2 around the anchored Sampler
+DISCARD = PLACE + 4 * POSITIONS  # 130 +type: discard one card of that type (hand limit)
+PASS = DISCARD + NT  # 136: nothing else is legal (or classic: skip the optional bonus phase)
+NUM_ACTIONS = PASS + 1  # 137
 
 # ---------------------------------------------------------------- phases
 CHOOSE, TAKE_MORE, PAY, PLACE_TILE, DISCARD_DOWN = range(5)
@@ -78,12 +90,13 @@ STEP_KINDS = {
 }
 
 
-# ---------------------------------------------------------------- geometry tables
+# ---------------------------------------------------------------- geometry
 def _slot_spaces(slot: int) -> tuple[int, int, int, int]:
     sr, sc = divmod(slot, 3)
     return tuple((2 * sr + k // 2) * 6 + 2 * sc + k % 2 for k in range(4))  # type: ignore[return-value]
 
 
+#: the 4 spaces (TL, TR, BL, BR) of each of the 9 frame slots
 SLOT_SPACES = tuple(_slot_spaces(s) for s in range(9))
 NEIGHBORS = tuple(
     tuple(
@@ -93,37 +106,72 @@ NEIGHBORS = tuple(
     )
     for r, c in (divmod(i, 6) for i in range(36))
 )
-SLOT_NEIGHBORS = tuple(
-    tuple(
-        (r + dr) * 3 + c + dc
-        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-        if 0 <= r + dr < 3 and 0 <= c + dc < 3
-    )
-    for r, c in (divmod(s, 3) for s in range(9))
-)
 
 
-def _fits_3x2(mask: int) -> bool:
-    rows = {s // 3 for s in range(9) if mask >> s & 1}
-    cols = {s % 3 for s in range(9) if mask >> s & 1}
+def position_of(row: int, col: int) -> int:
+    """The placement position of (row, col), each in -1..2, relative to the Sampler's
+    top-left slot."""
+    return 4 * (row + 1) + col + 1
+
+
+def position_row_col(position: int) -> tuple[int, int]:
+    """(row, col) relative to the Sampler's top-left slot of a placement position."""
+    return position // 4 - 1, position % 4 - 1
+
+
+def fits_sampler(cells: set[tuple[int, int]]) -> bool:
+    """Whether tile slots ``cells`` lie within 3x2 or 2x3 (RULINGS: "The Sampler is at
+    most 3x2 tiles (either orientation)")."""
+    rows = [r for r, _ in cells]
+    cols = [c for _, c in cells]
     height, width = max(rows) - min(rows) + 1, max(cols) - min(cols) + 1
-    return min(height, width) <= 2 and max(height, width) <= 3
+    return max(height, width) <= 3 and min(height, width) <= 2
 
 
-def _legal_slots(mask: int) -> tuple[int, ...]:
-    if mask == 0:
-        return (4,)
-    return tuple(
-        s
-        for s in range(9)
-        if not mask >> s & 1
-        and any(mask >> n & 1 for n in SLOT_NEIGHBORS[s])
-        and _fits_3x2(mask | 1 << s)
-    )
+def _placement(occ: int, position: int) -> tuple[int, int, int] | None:
+    """(new occupancy, row shift, col shift) of a tile put at ``position`` of the
+    anchored Sampler ``occ``, or None where the rules refuse it: the first tile starts
+    the Sampler; every later one joins a placed tile on a full edge, on a free slot, and
+    keeps the Sampler within 3x2 or 2x3."""
+    row, col = position_row_col(position)
+    placed = {divmod(s, 3) for s in range(9) if occ >> s & 1}
+    if not placed:
+        return (1, 0, 0) if (row, col) == (0, 0) else None
+    if (row, col) in placed:
+        return None
+    if not any((row + dr, col + dc) in placed for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))):
+        return None
+    grown = placed | {(row, col)}
+    if not fits_sampler(grown):
+        return None
+    dr, dc = -min(r for r, _ in grown), -min(c for _, c in grown)
+    if dr < 0 or dc < 0 or max(r for r, _ in grown) + dr > 2 or max(c for _, c in grown) + dc > 2:
+        return None  # only anchored Samplers are ever played
+    return sum(1 << (3 * (r + dr) + c + dc) for r, c in grown), dr, dc
 
 
-#: frame slots where the next tile may go, by occupancy bitmask of the 9 slots
-LEGAL_SLOTS = tuple(_legal_slots(m) for m in range(512))
+#: per occupancy of the 9 frame slots: placement position -> (new occupancy, row shift,
+#: col shift), for every position the rules allow
+PLACEMENTS: tuple[Mapping[int, tuple[int, int, int]], ...] = tuple(
+    {p: r for p in range(POSITIONS) if (r := _placement(occ, p)) is not None} for occ in range(512)
+)
+#: per occupancy, the legal placement positions in increasing order
+LEGAL_POSITIONS = tuple(tuple(sorted(table)) for table in PLACEMENTS)
+
+
+def _reachable_occupancies() -> frozenset[int]:
+    seen, frontier = {0}, [0]
+    while frontier:
+        occ = frontier.pop()
+        for new, _, _ in PLACEMENTS[occ].values():
+            if new not in seen:
+                seen.add(new)
+                frontier.append(new)
+    return frozenset(seen)
+
+
+#: every occupancy a Sampler can have (anchored, connected, within 3x2 or 2x3)
+REACHABLE_OCCUPANCIES = _reachable_occupancies()
 
 
 def rotate(spaces: tuple[int, ...], quarter_turns: int) -> tuple[int, ...]:
@@ -134,64 +182,191 @@ def rotate(spaces: tuple[int, ...], quarter_turns: int) -> tuple[int, ...]:
     return spaces
 
 
-def largest_groups(cells: list[int], base: int = 0) -> list[int]:
-    """Size of the largest connected group of each type in the 36 cells from ``base``.
+def shift_cells(cells: Sequence[int], dr: int, dc: int) -> list[int]:
+    """The 36 cells moved ``dr`` tile rows down and ``dc`` tile columns right (what
+    re-anchoring does when a tile goes above or left of the Sampler)."""
+    out = [NO_TILE] * 36
+    for r in range(6 - 2 * dr):
+        for c in range(6 - 2 * dc):
+            out[(r + 2 * dr) * 6 + c + 2 * dc] = cells[r * 6 + c]
+    return out
 
-    A group of type t is a connected set of cells showing t or a wild (RULINGS: a wild
-    counts as every type orthogonally adjacent to it, through chains of adjacent wilds,
-    and counts in the size of the groups it joins); it must contain at least one t."""
+
+def placed_cells(
+    cells: Sequence[int], occ: int, spaces: Sequence[int], position: int
+) -> tuple[list[int], int]:
+    """(the 36 cells, the occupancy) of the anchored Sampler ``cells`` / ``occ`` after a
+    tile showing ``spaces`` (TL, TR, BL, BR, already rotated) goes to ``position``, which
+    must be legal (``LEGAL_POSITIONS[occ]``)."""
+    new_occ, dr, dc = PLACEMENTS[occ][position]
+    out = shift_cells(cells, dr, dc) if dr or dc else list(cells)
+    row, col = position_row_col(position)
+    for space, v in zip(SLOT_SPACES[3 * (row + dr) + col + dc], spaces, strict=True):
+        out[space] = v
+    return out, new_occ
+
+
+# ---------------------------------------------------------------- groups through wilds
+def type_components(
+    cells: Sequence[int], t: int, base: int = 0
+) -> tuple[list[int], list[int], list[int]]:
+    """The connected groups of type ``t`` in the 36 cells from ``base``: (label of each
+    space, -1 outside every group; size of each group; how many of its cells show ``t``).
+
+    RULINGS: a wild "counts as every chocolate type orthogonally adjacent to it, and
+    through chains of adjacent wilds as every type any wild in the chain touches, and
+    wilds count in the size of the groups they join": so the cells showing ``t`` or a
+    wild are joined orthogonally, and a group counts for ``t`` only if it holds a ``t``."""
+    c = cells[base : base + 36]
+    label = [-1] * 36
+    sizes: list[int] = []
+    typed: list[int] = []
+    neighbors = NEIGHBORS
+    for start in [i for i in range(36) if c[i] == t or c[i] == WILD]:
+        if label[start] >= 0:
+            continue
+        k = len(sizes)
+        label[start] = k
+        stack, size, count = [start], 0, 0
+        while stack:
+            i = stack.pop()
+            size += 1
+            if c[i] == t:
+                count += 1
+            for j in neighbors[i]:
+                if label[j] < 0 and (c[j] == t or c[j] == WILD):
+                    label[j] = k
+                    stack.append(j)
+        sizes.append(size)
+        typed.append(count)
+    return label, sizes, typed
+
+
+def largest_groups(cells: Sequence[int], base: int = 0) -> list[int]:
+    """Size of the largest connected group of each type in the 36 cells from ``base``
+    (wilds included, :func:`type_components`); 0 for a type with no group."""
+    c = cells[base : base + 36]
+    present = set(c)
     best = [0] * NT
     for t in range(NT):
-        seen = 0
-        for start in range(36):
-            if cells[base + start] != t or seen >> start & 1:
-                continue
-            seen |= 1 << start
-            stack = [start]
-            size = 0
-            while stack:
-                i = stack.pop()
-                size += 1
-                for j in NEIGHBORS[i]:
-                    if not seen >> j & 1:
-                        v = cells[base + j]
-                        if v == t or v == WILD:
-                            seen |= 1 << j
-                            stack.append(j)
-            if size > best[t]:
-                best[t] = size
+        if t in present:
+            _, sizes, typed = type_components(c, t)
+            best[t] = max((size for size, k in zip(sizes, typed, strict=True) if k), default=0)
     return best
 
 
-def payable(hand: list[int], base: int, need: list[int]) -> bool:
-    """Whether ``need`` (chocolates by type) can be paid from hand[base:base+6]: each
-    with one matching card or two cards of one type. Paying singly is never worse, so
-    pay every chocolate singly where possible and check the rest with pairs."""
-    pairs = 0
-    missing = 0
+def wild_spaces(cells: Sequence[int], base: int = 0) -> list[int]:
+    """The spaces where a wild may go: any space of a tile, empty or holding a chocolate,
+    that holds no wild yet (RULINGS)."""
+    return [i for i in range(36) if EMPTY <= cells[base + i] < WILD]
+
+
+def groups_with_a_wild(cells: Sequence[int]) -> dict[int, list[int]]:
+    """For every space where a wild may go, ``largest_groups`` of the Sampler with a wild
+    there (the vectorised form of placing each wild in turn; a test ties the two).
+
+    Per type the groups are labelled once: a wild on a space that does not show the type
+    joins the groups around it (and itself); a wild covering the type leaves its group's
+    size unchanged, and the group stops counting if that was its only chocolate of it."""
+    spaces = wild_spaces(cells)
+    out = {i: [0] * NT for i in spaces}
     for t in range(NT):
-        have, want = hand[base + t], need[t]
+        label, sizes, typed = type_components(cells, t)
+        ranked = sorted((size, k) for k, size in enumerate(sizes) if typed[k])
+        now = ranked[-1][0] if ranked else 0
+        runner_up = ranked[-2][0] if len(ranked) > 1 else 0
+        for i in spaces:
+            if cells[i] == t:
+                k = label[i]
+                alone = typed[k] == 1 and ranked[-1][1] == k
+                out[i][t] = runner_up if alone else now
+                continue
+            around = {label[j] for j in NEIGHBORS[i] if label[j] >= 0}
+            if any(typed[k] for k in around):
+                out[i][t] = max(now, 1 + sum(sizes[k] for k in around))
+            else:
+                out[i][t] = now
+    return out
+
+
+# ---------------------------------------------------------------- paying
+def cheapest_payment(hand: Sequence[int], base: int, cost: Sequence[int]) -> tuple[int, int]:
+    """(cards a cheapest payment of ``cost`` from hand[base:base+6] uses, chocolates it
+    cannot pay). Each chocolate is paid with one matching card or two cards of one type
+    (rulebook 000: "You may discard 2 matching Chocolate cards ... to substitute for any 1
+    chocolate"). Paying singly is never worse, so every chocolate is paid singly where
+    possible and the rest with pairs of the surplus cards."""
+    single = pairs = missing = 0
+    for t in range(NT):
+        have, want = hand[base + t], cost[t]
         if have >= want:
+            single += want
             pairs += (have - want) >> 1
         else:
+            single += have
             missing += want - have
-    return pairs >= missing
+    covered = min(pairs, missing)
+    return single + 2 * covered, missing - covered
 
 
-class State:
-    """Everything about a game in progress; per-seat data in flat lists (seat-major)."""
+def payable(hand: Sequence[int], base: int, cost: Sequence[int]) -> bool:
+    """Whether ``cost`` (chocolates by type) can be paid from hand[base:base+6]."""
+    return cheapest_payment(hand, base, cost)[1] == 0
+
+
+# ---------------------------------------------------------------- Score tiles
+def single_best(values: Sequence[int]) -> int:
+    """The seat with the strictly largest value, else -1: a Score tile goes "to the
+    single player with the largest" (a tie for the largest means nobody). With 2 or more
+    seats a largest value of 0 is always a tie, so a Score tile every player would win
+    with 0 goes to nobody (RULINGS)."""
+    top = max(values)
+    if values.count(top) > 1:
+        return -1
+    return values.index(top)
+
+
+def action_kind(a: int) -> tuple[int, int]:
+    """(kind, argument) of an action chosen at the start of a step (K_TAKE and the type,
+    K_EXCHANGE and the type given, K_BOX and the line position (LINE_SIZE: the reserved
+    tile), K_RESERVE and the line position, K_WILD and the space); (-1, -1) otherwise."""
+    if a < GIVE:
+        return K_TAKE, a
+    if a < BOX:
+        return K_EXCHANGE, a - GIVE
+    if a <= BOX_RESERVED:
+        return K_BOX, a - BOX
+    if a < PLACE_WILD:
+        return K_RESERVE, a - RESERVE
+    if a < PAY_ONE:
+        return K_WILD, a - PLACE_WILD
+    return -1, -1
+
+
+def current_chocolate(to_pay: Sequence[int]) -> int:
+    """The chocolate being paid: the first type still owed (-1: none)."""
+    for t in range(NT):
+        if to_pay[t]:
+            return t
+    return -1
+
+
+class ChocolatiersState:
+    """Everything about a game in progress; per-seat data in flat lists (seat-major).
+    ``cells``, ``occ``, ``ntiles``, ``points``, ``n34`` and ``groups`` follow from the
+    Sampler (``slots``, ``rots`` and the wilds in ``cells``); the loader recomputes them."""
 
     __slots__ = (
         "hand", "known", "unknown", "cells", "slots", "rots", "occ", "ntiles", "points",
         "n34", "wilds", "reserved", "groups", "deck", "reshuffled", "discard", "tray",
         "display", "stacks", "unused", "first", "player", "phase", "actions_left",
-        "takes_left", "pending", "to_pay", "turn", "over",
+        "takes_left", "pending", "box_from", "to_pay", "turn", "over",
     )  # fmt: skip
 
     hand: list[int]  # n*6 cards by type
     known: list[int]  # n*6 cards everyone knows each seat holds
     unknown: list[int]  # n: dealt cards not yet seen (hidden from the others)
-    cells: list[int]  # n*36 Sampler grid
+    cells: list[int]  # n*36 Sampler grid, anchored
     slots: list[int]  # n*9 tile id in each frame slot, or -1
     rots: list[int]  # n*9 rotation of that tile
     occ: list[int]  # n: bitmask of occupied frame slots
@@ -214,12 +389,13 @@ class State:
     actions_left: int  # standard: actions left; classic: 2 action phase, 1 bonus phase
     takes_left: int  # cards still to take in an exchange
     pending: int  # tile being boxed, or -1
+    box_from: int  # where it came from: line position / stack 0..4, FROM_RESERVE, or -1
     to_pay: list[int]  # 6 chocolates still to pay by type
     turn: int  # turns completed
     over: bool
 
-    def copy(self) -> State:
-        c = State.__new__(State)
+    def copy(self) -> ChocolatiersState:
+        c = ChocolatiersState.__new__(ChocolatiersState)
         c.hand = self.hand[:]
         c.known = self.known[:]
         c.unknown = self.unknown[:]
@@ -246,6 +422,7 @@ class State:
         c.actions_left = self.actions_left
         c.takes_left = self.takes_left
         c.pending = self.pending
+        c.box_from = self.box_from
         c.to_pay = self.to_pay[:]
         c.turn = self.turn
         c.over = self.over
@@ -256,6 +433,11 @@ def _check_components_option(value: Any) -> str | None:
     if value is None or isinstance(value, (str, dict)):
         return None
     return "expected None (the authored set), a JSON file path or a dict"
+
+
+def players_for(options: Mapping[str, Any]) -> tuple[int, int]:
+    """RULINGS: "Players: standard 2 to 5 (15 wilds, 3 each), classic 2 to 4 (12 wilds)"."""
+    return PLAYER_RANGE[options["edition"]]
 
 
 SPEC = GameSpec(
@@ -278,51 +460,49 @@ SPEC = GameSpec(
             rule=False,
         ),
     ),
+    players_for=players_for,
 )
 
 
-class ChocolatiersGame(Game[State]):
-    """Chocolatiers for one configuration: ``edition`` and ``num_players``."""
+class ChocolatiersRules(Game[ChocolatiersState]):
+    """The rules of Chocolatiers for one configuration: ``edition`` and ``num_players``
+    (records, text and observations are added by ``ChocolatiersGame``)."""
 
     spec: ClassVar[GameSpec] = SPEC
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         edition = self.config["edition"]
-        low, high = PLAYER_RANGE[edition]
-        if not low <= self.num_players <= high:
-            raise ConfigError(
-                f"option num_players={self.num_players} is not allowed for the {edition} "
-                f"edition; allowed values: {', '.join(map(str, range(low, high + 1)))}"
-            )
         source = self.config["components"]
-        self.comp: Components = (
+        self.components: Components = (
             default_components(edition) if source is None else load_components(source, edition)
         )
+        comp = self.components
         self.edition = edition
         self.classic = edition == "classic"
         self.step_kinds = STEP_KINDS[edition]
-        self.tile_text = tuple(t.text() for t in self.comp.tiles)
-        self.tile_points = tuple(t.points for t in self.comp.tiles)
-        self.tile_cost = tuple(list(t.cost) for t in self.comp.tiles)
-        self.rotated = tuple(tuple(rotate(t.spaces, r) for r in range(4)) for t in self.comp.tiles)
-        self.type_score = tuple(pts for _, pts in self.comp.score_tiles[:NT])
-        extras = dict(self.comp.score_tiles[NT:])
+        self.num_tiles = len(comp.tiles)
+        self.tile_text = tuple(t.text() for t in comp.tiles)
+        self.tile_points = tuple(t.points for t in comp.tiles)
+        self.tile_cost = tuple(list(t.cost) for t in comp.tiles)
+        self.rotated = tuple(tuple(rotate(t.spaces, r) for r in range(4)) for t in comp.tiles)
+        self.score_names = tuple(name for name, _ in comp.score_tiles)
+        self.score_values = tuple(pts for _, pts in comp.score_tiles)
+        self.type_score = self.score_values[:NT]
+        extras = dict(comp.score_tiles[NT:])
         self.first_score = extras["first"]
         self.majority_score = extras.get("three_or_four")  # None in the classic edition
         self.exchange_min_tray = 1 if self.classic else 2
+        self.stack_size = CLASSIC_STACK_SIZE[self.num_players] if self.classic else 0
         per_turn = 10 if self.classic else 14
         self.max_steps = ROUND_CAP * self.num_players * per_turn
         self.num_actions = NUM_ACTIONS
-        from choco_envs.games.chocolatiers.encoding import make_encoders
-
-        self.encoders = make_encoders(self)
 
     # ================================================================ setup
-    def new_state(self, rng: random.Random) -> State:
+    def new_state(self, rng: random.Random) -> ChocolatiersState:
         n = self.num_players
-        s = State.__new__(State)
-        deck = [t for t in range(NT) for _ in range(self.comp.card_counts[t])]
+        s = ChocolatiersState.__new__(ChocolatiersState)
+        deck = [t for t in range(NT) for _ in range(self.components.card_counts[t])]
         rng.shuffle(deck)
         s.hand = [0] * (n * NT)
         for p in range(n):
@@ -334,10 +514,10 @@ class ChocolatiersGame(Game[State]):
         for _ in range(TRAY_SIZE):
             s.tray[deck.pop()] += 1
         s.deck, s.reshuffled, s.discard = deck, False, [0] * NT
-        tiles = list(range(len(self.comp.tiles)))
+        tiles = list(range(self.num_tiles))
         rng.shuffle(tiles)
         if self.classic:
-            size = CLASSIC_STACK_SIZE[n]
+            size = self.stack_size
             piles = [tiles[i * size : (i + 1) * size] for i in range(LINE_SIZE)]
             s.display = [pile.pop() for pile in piles]
             s.stacks, s.unused = piles, tiles[LINE_SIZE * size :]
@@ -349,26 +529,26 @@ class ChocolatiersGame(Game[State]):
         s.occ, s.ntiles, s.points, s.n34 = [0] * n, [0] * n, [0] * n, [0] * n
         s.wilds, s.reserved, s.groups = [WILDS_EACH] * n, [-1] * n, [0] * (n * NT)
         s.first, s.player, s.phase, s.actions_left, s.takes_left = -1, 0, CHOOSE, 2, 0
-        s.pending, s.to_pay, s.turn, s.over = -1, [0] * NT, 0, False
+        s.pending, s.box_from, s.to_pay, s.turn, s.over = -1, -1, [0] * NT, 0, False
         return s
 
     # ================================================================ queries
-    def current_player(self, s: State) -> int:
+    def current_player(self, s: ChocolatiersState) -> int:
         return -1 if s.over else s.player
 
-    def is_over(self, s: State) -> bool:
+    def is_over(self, s: ChocolatiersState) -> bool:
         return s.over
 
-    def copy(self, s: State) -> State:
+    def copy(self, s: ChocolatiersState) -> ChocolatiersState:
         return s.copy()
 
-    def legal_mask(self, s: State) -> np.ndarray:
+    def legal_mask(self, s: ChocolatiersState) -> np.ndarray:
         mask = np.zeros(NUM_ACTIONS, dtype=bool)
         if not s.over:
             mask[self.legal_actions(s)] = True
         return mask
 
-    def legal_actions(self, s: State) -> list[int]:
+    def legal_actions(self, s: ChocolatiersState) -> list[int]:
         if s.over:
             return []
         phase = s.phase
@@ -380,11 +560,11 @@ class ChocolatiersGame(Game[State]):
         if phase == PAY:
             return self._payments(s)
         if phase == PLACE_TILE:
-            return [PLACE + 4 * slot + r for slot in LEGAL_SLOTS[s.occ[p]] for r in range(4)]
+            return [PLACE + 4 * pos + r for pos in LEGAL_POSITIONS[s.occ[p]] for r in range(4)]
         base = p * NT
         return [DISCARD + t for t in range(NT) if s.hand[base + t]]
 
-    def _choices(self, s: State) -> list[int]:
+    def _choices(self, s: ChocolatiersState) -> list[int]:
         kinds = self.step_kinds[s.actions_left]
         p, base = s.player, s.player * NT
         hand, tray = s.hand, s.tray
@@ -405,24 +585,19 @@ class ChocolatiersGame(Game[State]):
         if K_RESERVE in kinds and s.reserved[p] < 0 and s.wilds[p] > 0:
             acts += [RESERVE + i for i, tile in enumerate(s.display) if tile >= 0]
         if K_WILD in kinds and s.wilds[p] > 0 and s.ntiles[p]:
-            cells = s.cells[p * 36 : p * 36 + 36]
-            acts += [PLACE_WILD + i for i, v in enumerate(cells) if EMPTY <= v < WILD]
+            acts += [PLACE_WILD + i for i in wild_spaces(s.cells, p * 36)]
         if K_SKIP in kinds or not acts:
             acts.append(PASS)
         return acts
 
-    def _payments(self, s: State) -> list[int]:
+    def _payments(self, s: ChocolatiersState) -> list[int]:
         """Ways to pay the current chocolate that still let the rest be paid."""
         hand, base, need = s.hand, s.player * NT, s.to_pay
-        c = self._current_chocolate(s)
+        c = current_chocolate(need)
         rest = need[:]
         rest[c] -= 1
-        acts = []
-        if hand[base + c]:
-            hand[base + c] -= 1
-            if payable(hand, base, rest):
-                acts.append(PAY_ONE)
-            hand[base + c] += 1
+        # paying singly is never worse (``cheapest_payment``): it never strands the rest
+        acts = [PAY_ONE] if hand[base + c] else []
         for t in range(NT):
             if hand[base + t] >= 2:
                 hand[base + t] -= 2
@@ -431,17 +606,8 @@ class ChocolatiersGame(Game[State]):
                 hand[base + t] += 2
         return acts
 
-    @staticmethod
-    def _current_chocolate(s: State) -> int:
-        """The chocolate being paid: the first type still owed."""
-        need = s.to_pay
-        for t in range(NT):
-            if need[t]:
-                return t
-        return -1
-
     # ================================================================ apply
-    def apply(self, s: State, action: int, rng: random.Random) -> None:
+    def apply(self, s: ChocolatiersState, action: int, rng: random.Random) -> None:
         a = self.check_action_range(s, action)
         problem = self._why_illegal(s, a)
         if problem:
@@ -464,7 +630,7 @@ class ChocolatiersGame(Game[State]):
             if sum(s.hand[s.player * NT : s.player * NT + NT]) <= HAND_LIMIT:
                 self._end_turn(s, rng)
 
-    def _why_illegal(self, s: State, a: int) -> str | None:
+    def _why_illegal(self, s: ChocolatiersState, a: int) -> str | None:
         """Why the rules refuse ``a`` now, or None. Checked from the rules themselves."""
         if s.over:
             return "the game is over"
@@ -480,23 +646,27 @@ class ChocolatiersGame(Game[State]):
                 return "a tile is being paid: choose how to pay the current chocolate"
             return None if a in self._payments(s) else "that payment leaves the tile unpayable"
         if phase == PLACE_TILE:
-            if not PLACE <= a < PLACE + 36:
-                return "a tile is being boxed: choose its frame slot and rotation"
-            slot = (a - PLACE) // 4
-            legal = LEGAL_SLOTS[s.occ[p]]
-            return None if slot in legal else f"slot {slot} is not one of {list(legal)}"
+            if not PLACE <= a < DISCARD:
+                return "a tile is being boxed: choose its position and rotation"
+            legal = LEGAL_POSITIONS[s.occ[p]]
+            position = (a - PLACE) // 4
+            if position in PLACEMENTS[s.occ[p]]:
+                return None
+            return f"position {position_row_col(position)} is not one of " + str(
+                [position_row_col(x) for x in legal]
+            )
         if not DISCARD <= a < DISCARD + NT:
             return "the hand is over the limit of 6: discard a card"
         return None if s.hand[base + a - DISCARD] else f"no {TYPES[a - DISCARD]} in hand"
 
-    def _why_illegal_choice(self, s: State, a: int) -> str | None:
+    def _why_illegal_choice(self, s: ChocolatiersState, a: int) -> str | None:
         kinds = self.step_kinds[s.actions_left]
         p, base = s.player, s.player * NT
         if a == PASS:
             if K_SKIP in kinds or self._choices(s) == [PASS]:
                 return None
             return "passing is legal only when no other action is"
-        kind, arg = _kind_of(a)
+        kind, arg = action_kind(a)
         if kind not in kinds:
             return "that kind of action is not allowed in this step of the turn"
         if kind == K_TAKE:
@@ -518,16 +688,18 @@ class ChocolatiersGame(Game[State]):
             return None if s.display[arg] >= 0 else "there is no tile there"
         if s.wilds[p] == 0:
             return "no wild chocolate left in supply"
+        if not s.ntiles[p]:
+            return "there is no box tile in the Sampler yet"
         v = s.cells[p * 36 + arg]
         return None if EMPTY <= v < WILD else "that space has no tile or holds a wild already"
 
-    def _apply_choice(self, s: State, a: int, rng: random.Random) -> None:
+    def _apply_choice(self, s: ChocolatiersState, a: int, rng: random.Random) -> None:
         p = s.player
         if a == PASS:
             s.actions_left = s.actions_left - 1 if self.classic else 0
             self._after_step(s, rng)
             return
-        kind, arg = _kind_of(a)
+        kind, arg = action_kind(a)
         if kind == K_TAKE:
             self._take(s, arg)
             self._finish_take(s, rng)
@@ -535,15 +707,19 @@ class ChocolatiersGame(Game[State]):
             self._spend(s, arg, onto_tray=self.classic)
             s.phase, s.takes_left = TAKE_MORE, 2
         elif kind == K_BOX:
+            # the tile is committed; its replacement is revealed only once it is placed
             if a == BOX_RESERVED:
                 s.pending, s.reserved[p] = s.reserved[p], -1
                 s.wilds[p] += 1  # the locked wild returns to its owner's supply
+                s.box_from = FROM_RESERVE
             else:
-                s.pending = self._take_tile(s, arg)
+                s.pending, s.display[arg] = s.display[arg], -1
+                s.box_from = arg
             s.to_pay = self.tile_cost[s.pending][:]
             s.phase = PAY
         elif kind == K_RESERVE:
-            s.reserved[p] = self._take_tile(s, arg)
+            s.reserved[p], s.display[arg] = s.display[arg], -1
+            self._refill_line(s, arg)
             s.wilds[p] -= 1
             self._finish_action(s, rng)
         else:
@@ -553,14 +729,14 @@ class ChocolatiersGame(Game[State]):
             self._finish_action(s, rng)
 
     # ---------------------------------------------------------------- cards
-    def _take(self, s: State, t: int) -> None:
+    def _take(self, s: ChocolatiersState, t: int) -> None:
         """Take one card of type t from the face-up tray (everyone sees it)."""
         i = s.player * NT + t
         s.tray[t] -= 1
         s.hand[i] += 1
         s.known[i] += 1
 
-    def _spend(self, s: State, t: int, onto_tray: bool = False, count: int = 1) -> None:
+    def _spend(self, s: ChocolatiersState, t: int, onto_tray: bool = False, count: int = 1) -> None:
         """Cards leave the hand face up (paid, discarded, or laid on the classic tray).
         Everyone sees them: a known card of that type goes first, else a dealt one."""
         p = s.player
@@ -576,7 +752,7 @@ class ChocolatiersGame(Game[State]):
         else:
             s.discard[t] += count
 
-    def _refill_tray(self, s: State, rng: random.Random) -> None:
+    def _refill_tray(self, s: ChocolatiersState, rng: random.Random) -> None:
         """Refill the tray to 6 from the deck, reshuffling the discards when it runs
         out; if both are empty the tray stays short."""
         tray, deck = s.tray, s.deck
@@ -590,21 +766,20 @@ class ChocolatiersGame(Game[State]):
                 s.reshuffled = True
             tray[deck.pop()] += 1
 
-    def _finish_take(self, s: State, rng: random.Random) -> None:
+    def _finish_take(self, s: ChocolatiersState, rng: random.Random) -> None:
         if not self.classic:  # standard: refill after the take action, not between takes
             self._refill_tray(s, rng)
         self._finish_action(s, rng)
 
     # ---------------------------------------------------------------- tiles
-    def _take_tile(self, s: State, i: int) -> int:
-        """Take the face-up tile at line slot / stack i and reveal its replacement."""
-        tile = s.display[i]
+    def _refill_line(self, s: ChocolatiersState, i: int) -> None:
+        """Refill line position / stack ``i``: the standard line from the hidden stack,
+        a classic stack by turning up the tile under its top; none left: it stays empty."""
         source = s.stacks[i if self.classic else 0]
         s.display[i] = source.pop() if source else -1
-        return tile
 
-    def _pay(self, s: State, a: int) -> None:
-        c = self._current_chocolate(s)
+    def _pay(self, s: ChocolatiersState, a: int) -> None:
+        c = current_chocolate(s.to_pay)
         if a == PAY_ONE:
             self._spend(s, c)
         else:
@@ -613,30 +788,43 @@ class ChocolatiersGame(Game[State]):
         if not any(s.to_pay):
             s.phase = PLACE_TILE
 
-    def _place(self, s: State, code: int) -> None:
-        """Put the pending tile into frame slot code//4 with rotation code%4."""
+    def _place(self, s: ChocolatiersState, code: int) -> None:
+        """Put the pending tile at position code // 4 with rotation code % 4, then reveal
+        its replacement in the line (rulebook 000: "take the Box tile and place it in your
+        Sampler. ... Refill the line back to 5 Box tiles")."""
         p, tile = s.player, s.pending
-        slot, rot = divmod(code, 4)
-        s.slots[p * 9 + slot], s.rots[p * 9 + slot] = tile, rot
-        s.occ[p] |= 1 << slot
+        position, rot = divmod(code, 4)
+        occ = s.occ[p]
         base = p * 36
-        for space, v in zip(SLOT_SPACES[slot], self.rotated[tile][rot], strict=True):
-            s.cells[base + space] = v
+        cells, new_occ = placed_cells(
+            s.cells[base : base + 36], occ, self.rotated[tile][rot], position
+        )
+        s.cells[base : base + 36] = cells
+        _, dr, dc = PLACEMENTS[occ][position]
+        if dr or dc:
+            s.slots[p * 9 : p * 9 + 9] = _shift_slots(s.slots[p * 9 : p * 9 + 9], dr, dc, -1)
+            s.rots[p * 9 : p * 9 + 9] = _shift_slots(s.rots[p * 9 : p * 9 + 9], dr, dc, 0)
+        row, col = position_row_col(position)
+        slot = p * 9 + 3 * (row + dr) + col + dc
+        s.slots[slot], s.rots[slot] = tile, rot
+        s.occ[p] = new_occ
         s.ntiles[p] += 1
         pts = self.tile_points[tile]
         s.points[p] += pts
         s.n34[p] += pts in (3, 4)
         s.groups[p * NT : p * NT + NT] = largest_groups(s.cells, base)
-        s.pending = -1
+        if s.box_from < LINE_SIZE:
+            self._refill_line(s, s.box_from)
+        s.pending, s.box_from = -1, -1
         if s.ntiles[p] == MAX_TILES and s.first < 0:
             s.first = p  # the 6th tile triggers the end; only the first takes "First"
 
     # ---------------------------------------------------------------- turn flow
-    def _finish_action(self, s: State, rng: random.Random) -> None:
+    def _finish_action(self, s: ChocolatiersState, rng: random.Random) -> None:
         s.actions_left -= 1
         self._after_step(s, rng)
 
-    def _after_step(self, s: State, rng: random.Random) -> None:
+    def _after_step(self, s: ChocolatiersState, rng: random.Random) -> None:
         if s.actions_left > 0:
             s.phase = CHOOSE
         elif sum(s.hand[s.player * NT : s.player * NT + NT]) > HAND_LIMIT:
@@ -644,10 +832,10 @@ class ChocolatiersGame(Game[State]):
         else:
             self._end_turn(s, rng)
 
-    def _end_turn(self, s: State, rng: random.Random) -> None:
-        """End of turn: (classic: refill the tray), then the end checks, then the next
-        seat. The game ends after the seat before the First holder has played, or at
-        the end of round 40 (the declared maximum length)."""
+    def _end_turn(self, s: ChocolatiersState, rng: random.Random) -> None:
+        """End of turn, after the hand-limit discards: (classic: refill the tray), then
+        the end checks, then the next seat. The game ends after the seat before the First
+        holder has played, or at the end of round 40 (the declared maximum length)."""
         if self.classic:
             self._refill_tray(s, rng)
         s.turn += 1
@@ -659,68 +847,63 @@ class ChocolatiersGame(Game[State]):
         s.player, s.phase, s.actions_left, s.takes_left = nxt, CHOOSE, 2, 0
 
     # ================================================================ scoring
-    def score_tile_winners(self, s: State) -> dict[str, int]:
-        """Holder of every Score tile now (-1: nobody; a tie for most means nobody)."""
-        n = self.num_players
-        out = {}
-        for t in range(NT):
-            out[TYPES[t]] = single_best([s.groups[q * NT + t] for q in range(n)])
-        out["first"] = s.first
+    def award(self, s: ChocolatiersState) -> list[int]:
+        """The seat each Score tile goes to now (-1: nobody), in ``score_names`` order:
+        the six types (:func:`single_best` of the largest groups), First, and (standard)
+        most tiles worth 3 or 4 (:func:`single_best` again)."""
+        groups = s.groups
+        out = [single_best(groups[t::NT]) for t in range(NT)]
+        out.append(s.first)
         if self.majority_score is not None:
-            out["three_or_four"] = single_best(s.n34)
+            out.append(single_best(s.n34))
         return out
 
-    def score_breakdown(self, s: State) -> dict[str, list[float]]:
+    def score_tile_winners(self, s: ChocolatiersState) -> dict[str, int]:
+        """Holder of every Score tile now, by name (-1: nobody)."""
+        return dict(zip(self.score_names, self.award(s), strict=True))
+
+    def totals(self, s: ChocolatiersState) -> list[int]:
+        """Each seat's score if the game ended now: box tile points + Score tiles + 1 per
+        wild neither placed nor locked on a reserved tile."""
+        total = [s.points[q] + s.wilds[q] for q in range(self.num_players)]
+        for seat, value in zip(self.award(s), self.score_values, strict=True):
+            if seat >= 0:
+                total[seat] += value
+        return total
+
+    def score_breakdown(self, s: ChocolatiersState) -> dict[str, list[float]]:
         n = self.num_players
         awards = [0.0] * n
         count = [0.0] * n
-        values = dict(self.comp.score_tiles)
-        for name, seat in self.score_tile_winners(s).items():
+        for seat, value in zip(self.award(s), self.score_values, strict=True):
             if seat >= 0:
-                awards[seat] += values[name]
+                awards[seat] += value
                 count[seat] += 1
         tiles = [float(x) for x in s.points]
         wilds = [float(x) for x in s.wilds]
-        total = [tiles[q] + awards[q] + wilds[q] for q in range(n)]
         return {
             "box_tiles": tiles,
             "score_tiles": awards,
             "wilds": wilds,
-            "total": total,
+            "total": [float(x) for x in self.totals(s)],
             "score_tile_count": count,
         }
 
-    def provisional_scores(self, s: State) -> list[int]:
-        """Totals as if the game ended now (the same sum as ``score_breakdown``, fast)."""
-        n = self.num_players
-        total = [s.points[q] + s.wilds[q] for q in range(n)]
-        groups = s.groups
-        for t in range(NT):
-            col = groups[t::NT]
-            top = max(col)
-            if top > 0 and col.count(top) == 1:
-                total[col.index(top)] += self.type_score[t]
-        if s.first >= 0:
-            total[s.first] += self.first_score
-        if self.majority_score is not None:
-            seat = single_best(s.n34)
-            if seat >= 0:
-                total[seat] += self.majority_score
-        return total
+    def scores(self, s: ChocolatiersState) -> list[float]:
+        return [float(x) for x in self.totals(s)]
 
-    def scores(self, s: State) -> list[float]:
-        return self.score_breakdown(s)["total"]
-
-    def ranking_key(self, s: State, player: int) -> tuple[float, ...]:
+    def ranking_key(self, s: ChocolatiersState, player: int) -> tuple[float, ...]:
         b = self.score_breakdown(s)
         return (b["total"][player], b["score_tile_count"][player])
 
     # ================================================================ hidden information
-    def determinize(self, s: State, player: int, rng: random.Random) -> State:
+    def determinize(
+        self, s: ChocolatiersState, player: int, rng: random.Random
+    ) -> ChocolatiersState:
         """Resample what ``player`` cannot see: the other seats' unseen dealt cards (the
         deck before its first reshuffle shares their pool; after it, the deck's content
         is public and only its order is resampled), the deck order, and the hidden tiles
-        (standard stack; classic tiles under the tops and those back in the box).
+        (the standard stack; the classic tiles under the tops and those back in the box).
 
         Every pool is put in a canonical order before it is shuffled, so the result
         depends only on what ``player`` sees and on ``rng``. A seat in the middle of
@@ -754,11 +937,14 @@ class ChocolatiersGame(Game[State]):
             cards = sorted(s.deck)
             rng.shuffle(cards)
         d.deck = cards
-        self._resample_tiles(d, rng)
+        if self.classic:
+            self._resample_classic_tiles(d, rng)
+        else:
+            self._resample_standard_stack(d, rng)
         return d
 
     def _draw_able_to_pay(
-        self, d: State, seat: int, count: int, pool: list[int], rng: random.Random
+        self, d: ChocolatiersState, seat: int, count: int, pool: list[int], rng: random.Random
     ) -> list[int]:
         """``count`` cards from ``pool`` (counts by type) with which ``seat`` can still
         pay ``d.to_pay``, each multiset weighted by its number of deals."""
@@ -775,7 +961,17 @@ class ChocolatiersGame(Game[State]):
                 weights.append(math.prod(math.comb(pool[t], drawn[t]) for t in range(NT)))
         return rng.choices(options, weights)[0]
 
-    def _resample_tiles(self, d: State, rng: random.Random) -> None:
+    @staticmethod
+    def _resample_standard_stack(d: ChocolatiersState, rng: random.Random) -> None:
+        """The face-down stack: its tiles are known (those not seen), not their order."""
+        stack = sorted(d.stacks[0])
+        rng.shuffle(stack)
+        d.stacks[0] = stack
+
+    @staticmethod
+    def _resample_classic_tiles(d: ChocolatiersState, rng: random.Random) -> None:
+        """The tiles under the stack tops and those back in the box are one unseen pool:
+        dealt again into the same places."""
         pool = sorted([t for st in d.stacks for t in st] + d.unused)
         rng.shuffle(pool)
         for st in d.stacks:
@@ -783,67 +979,28 @@ class ChocolatiersGame(Game[State]):
                 st[i] = pool.pop()
         d.unused = pool
 
-    # ================================================================ records
-    def to_json(self, s: State) -> dict[str, Any]:
-        return {name: _plain(getattr(s, name)) for name in State.__slots__} | {
-            "edition": self.edition,
-            "components": components_to_dict(self.comp),
-        }
-
-    def from_json(self, d: Mapping[str, Any]) -> State:
-        where = "chocolatiers state"
-        if require(d, "edition", str, where) != self.edition:
-            raise RecordError(f"{where}: edition {d['edition']!r} is not {self.edition!r}")
-        if d.get("components", components_to_dict(self.comp)) != components_to_dict(self.comp):
-            raise RecordError(f"{where}: the record was played with other component data")
-        n = self.num_players
-        s = State.__new__(State)
-        sizes = {
-            "hand": n * NT, "known": n * NT, "unknown": n, "cells": n * 36, "slots": n * 9,
-            "rots": n * 9, "occ": n, "ntiles": n, "points": n, "n34": n, "wilds": n,
-            "reserved": n, "groups": n * NT, "discard": NT, "tray": NT,
-            "display": LINE_SIZE, "to_pay": NT, "deck": None, "unused": None,
-        }  # fmt: skip
-        for name, size in sizes.items():
-            value = require(d, name, list, where)
-            if size is not None and len(value) != size:
-                raise RecordError(f"{where}.{name}: expected {size} entries, got {len(value)}")
-            if not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-                raise RecordError(f"{where}.{name}: expected ints, got {value!r}")
-            setattr(s, name, list(value))
-        stacks = require(d, "stacks", list, where)
-        if len(stacks) != (LINE_SIZE if self.classic else 1) or not all(
-            isinstance(st, list) and all(isinstance(v, int) for v in st) for st in stacks
-        ):
-            raise RecordError(f"{where}.stacks: malformed {stacks!r}")
-        s.stacks = [list(st) for st in stacks]
-        for name in ("first", "player", "phase", "actions_left", "takes_left", "pending", "turn"):
-            setattr(s, name, require(d, name, int, where))
-        s.reshuffled = require(d, "reshuffled", bool, where)
-        s.over = require(d, "over", bool, where)
-        if not 0 <= s.player < n or not 0 <= s.phase < len(PHASE_NAMES):
-            raise RecordError(f"{where}: player {s.player} or phase {s.phase} out of range")
-        return s
-
     # ================================================================ text
-    def action_to_string(self, s: State, action: int) -> str:
+    def action_to_string(self, s: ChocolatiersState, action: int) -> str:
         a = int(action)
         if a == PASS:
             if self.classic and s.actions_left == 1 and s.phase == CHOOSE:
                 return "skip the bonus phase"
             return "pass"
         if PAY_ONE <= a < PAY_TWO + NT:
-            c = self._current_chocolate(s)
+            c = current_chocolate(s.to_pay)
             what = TYPES[c] if c >= 0 else "the current chocolate"
             if a == PAY_ONE:
                 return f"pay {what} with 1 {what}"
             return f"pay {what} with 2 {TYPES[a - PAY_TWO]}"
-        if PLACE <= a < PLACE + 36:
-            slot, rot = divmod(a - PLACE, 4)
-            return f"place tile in slot (row {slot // 3}, col {slot % 3}) rotated {90 * rot}"
+        if PLACE <= a < DISCARD:
+            position, rot = divmod(a - PLACE, 4)
+            row, col = position_row_col(position)
+            if s.occ[s.player] == 0 and (row, col) == (0, 0):
+                return f"start the Sampler with the tile rotated {90 * rot}"
+            return f"place the tile at (row {row}, col {col}) of the Sampler rotated {90 * rot}"
         if DISCARD <= a < DISCARD + NT:
             return f"discard {TYPES[a - DISCARD]} (hand limit)"
-        kind, arg = _kind_of(a)
+        kind, arg = action_kind(a)
         if kind == K_TAKE:
             return f"take {TYPES[arg]}"
         if kind == K_EXCHANGE:
@@ -852,55 +1009,18 @@ class ChocolatiersGame(Game[State]):
         if kind == K_BOX:
             tile = s.reserved[s.player] if a == BOX_RESERVED else s.display[arg]
             src = "reserved tile" if a == BOX_RESERVED else f"tile at line {arg}"
-            return f"box {src} [{self._tile_name(tile)}]"
+            return f"box {src} [{self.tile_name(tile)}]"
         if kind == K_RESERVE:
-            return f"reserve tile at line {arg} [{self._tile_name(s.display[arg])}]"
+            return f"reserve tile at line {arg} [{self.tile_name(s.display[arg])}]"
         return f"place a wild on space (row {arg // 6}, col {arg % 6})"
 
-    def _tile_name(self, tile: int) -> str:
+    def tile_name(self, tile: int) -> str:
         return "none" if tile < 0 else f"#{tile} {self.tile_text[tile]}"
 
-    def state_to_string(self, s: State, player: int | None) -> str:
-        from choco_envs.games.chocolatiers.render import render_state
 
-        return render_state(self, s, player)
-
-
-def _kind_of(a: int) -> tuple[int, int]:
-    """(kind, argument) of an action chosen at the start of a step."""
-    if a < GIVE:
-        return K_TAKE, a
-    if a < BOX:
-        return K_EXCHANGE, a - GIVE
-    if a <= BOX_RESERVED:
-        return K_BOX, a - BOX
-    if a < PLACE_WILD:
-        return K_RESERVE, a - RESERVE
-    if a < PAY_ONE:
-        return K_WILD, a - PLACE_WILD
-    return -1, -1
-
-
-def single_best(values: list[int]) -> int:
-    """The seat with the strictly largest positive value, else -1 (ties: nobody)."""
-    top = max(values)
-    if top <= 0 or values.count(top) > 1:
-        return -1
-    return values.index(top)
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
-
-
-def cell_letter(v: int) -> str:
-    """One character for a Sampler cell: a type letter, '*' wild, '.' empty, ' ' none."""
-    if v == NO_TILE:
-        return " "
-    if v == EMPTY:
-        return "."
-    if v == WILD:
-        return "*"
-    return TYPE_LETTERS[v]
+def _shift_slots(slots: list[int], dr: int, dc: int, fill: int) -> list[int]:
+    out = [fill] * 9
+    for r in range(3 - dr):
+        for c in range(3 - dc):
+            out[3 * (r + dr) + c + dc] = slots[3 * r + c]
+    return out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from choco_envs.games.chocolatiers import ChocolatiersGame, State
+from choco_envs.games.chocolatiers import ChocolatiersGame, ChocolatiersState
 from choco_envs.games.chocolatiers.components import (
     TYPE_LETTERS,
     TYPES,
@@ -12,7 +12,11 @@ from choco_envs.games.chocolatiers.components import (
     default_components,
 )
 from choco_envs.games.chocolatiers.rules import (
+    BOX,
+    CHOOSE,
+    DISCARD,
     EMPTY,
+    GIVE,
     NO_TILE,
     NT,
     PAY,
@@ -22,6 +26,7 @@ from choco_envs.games.chocolatiers.rules import (
     SLOT_SPACES,
     WILD,
     largest_groups,
+    position_of,
 )
 
 T, N, R, M, B, V = range(6)
@@ -42,15 +47,40 @@ def counts(text: str) -> list[int]:
     return out
 
 
-def set_hand(s: State, seat: int, text: str, known: bool = True) -> None:
-    """Give ``seat`` exactly these cards (seen taken from the tray when ``known``)."""
+def set_hand(s: ChocolatiersState, seat: int, text: str, known: bool = True) -> None:
+    """Give ``seat`` exactly these cards (seen taken from the tray when ``known``); the
+    cards come from nowhere (a rule test that does not need every card counted)."""
     cards = counts(text)
     s.hand[seat * NT : seat * NT + NT] = cards
     s.known[seat * NT : seat * NT + NT] = cards if known else [0] * NT
     s.unknown[seat] = 0 if known else sum(cards)
 
 
-def hand(s: State, seat: int) -> str:
+def hold(s: ChocolatiersState, seat: int, text: str) -> None:
+    """Give ``seat`` exactly these cards, every card still counted once: its hand goes to
+    the discard pile, the cards come from the deck, else from the discard pile (as if
+    taken from the tray: they are known)."""
+    base = seat * NT
+    for t in range(NT):
+        s.discard[t] += s.hand[base + t]
+        s.hand[base + t] = s.known[base + t] = 0
+    s.unknown[seat] = 0
+    for t, want in enumerate(counts(text)):
+        for _ in range(want):
+            if t in s.deck:
+                s.deck.remove(t)
+            else:
+                assert s.discard[t], f"no {TYPES[t]} left in the deck or the discard pile"
+                s.discard[t] -= 1
+            s.hand[base + t] += 1
+            s.known[base + t] += 1
+
+
+def cost_text(game: ChocolatiersGame, tile: int) -> str:
+    return " ".join(f"{TYPE_LETTERS[t]}{c}" for t, c in enumerate(game.tile_cost[tile]) if c)
+
+
+def hand(s: ChocolatiersState, seat: int) -> str:
     return " ".join(
         f"{TYPE_LETTERS[t]}{c}" for t, c in enumerate(s.hand[seat * NT : seat * NT + NT]) if c
     )
@@ -64,10 +94,11 @@ def components_with(tiles: dict[int, str], edition: str = "standard") -> dict:
     return data
 
 
-def draw_sampler(s: State, seat: int, rows: list[str]) -> None:
-    """Lay out ``seat``'s Sampler from 6 text rows of the 6x6 space grid: letters are
-    chocolates, ``*`` wilds, ``.`` empty spaces, blanks no tile. Frame slots holding any
-    space count as boxed tiles."""
+def draw_sampler(s: ChocolatiersState, seat: int, rows: list[str]) -> None:
+    """Lay out ``seat``'s Sampler from 6 text rows of the anchored 6x6 space grid:
+    letters are chocolates, ``*`` wilds, ``.`` empty spaces, blanks no tile. Frame slots
+    holding any space count as boxed tiles (of no tile id: a rule test of groups and
+    placement only)."""
     assert len(rows) == 6 and all(len(r) == 6 for r in rows), rows
     cells = []
     for ch in "".join(rows):
@@ -90,11 +121,30 @@ def draw_sampler(s: State, seat: int, rows: list[str]) -> None:
     s.groups[seat * NT : seat * NT + NT] = largest_groups(s.cells, seat * 36)
 
 
-def groups(s: State, seat: int) -> dict[str, int]:
+def grid(s: ChocolatiersState, seat: int) -> list[str]:
+    """``seat``'s anchored 6x6 grid as 6 text rows (the inverse of ``draw_sampler``)."""
+    out = []
+    for r in range(6):
+        row = ""
+        for v in s.cells[seat * 36 + 6 * r : seat * 36 + 6 * r + 6]:
+            row += (
+                " "
+                if v == NO_TILE
+                else "."
+                if v == EMPTY
+                else "*"
+                if v == WILD
+                else TYPE_LETTERS[v]
+            )
+        out.append(row)
+    return out
+
+
+def groups(s: ChocolatiersState, seat: int) -> dict[str, int]:
     return dict(zip(TYPES, s.groups[seat * NT : seat * NT + NT], strict=True))
 
 
-def pay_all_singly(game: ChocolatiersGame, s: State, rng: random.Random) -> list[int]:
+def pay_all_singly(game: ChocolatiersGame, s: ChocolatiersState, rng: random.Random) -> list[int]:
     """Pay the tile being boxed, one matching card where possible; returns the actions."""
     done = []
     while s.phase == PAY:
@@ -105,24 +155,62 @@ def pay_all_singly(game: ChocolatiersGame, s: State, rng: random.Random) -> list
     return done
 
 
-def place(slot: int, rotation: int = 0) -> int:
-    return PLACE + 4 * slot + rotation
+def place(row: int = 0, col: int = 0, rotation: int = 0) -> int:
+    """The action putting the tile being boxed at (row, col) relative to the Sampler's
+    top-left tile, turned ``rotation`` quarter turns clockwise."""
+    return PLACE + 4 * position_of(row, col) + rotation
 
 
-def box(game: ChocolatiersGame, s: State, rng: random.Random, action: int, slot: int) -> None:
-    """Box with ``action``, paying singly, into frame ``slot`` unrotated."""
+def box(
+    game: ChocolatiersGame,
+    s: ChocolatiersState,
+    rng: random.Random,
+    action: int,
+    row: int = 0,
+    col: int = 0,
+    rotation: int = 0,
+) -> None:
+    """Box with ``action``, paying singly, at (row, col) with ``rotation``."""
     game.apply(s, action, rng)
     pay_all_singly(game, s, rng)
     assert s.phase == PLACE_TILE
-    game.apply(s, place(slot), rng)
+    game.apply(s, place(row, col, rotation), rng)
 
 
-def put_in_line(s: State, position: int, tile: int) -> None:
-    """Lay ``tile`` face up at line position (classic: stack top) ``position``."""
-    for st in s.stacks:
-        if tile in st:
-            st.remove(tile)
-            st.append(s.display[position])
+def box_tile(
+    game: ChocolatiersGame,
+    s: ChocolatiersState,
+    rng: random.Random,
+    tile: int,
+    row: int = 0,
+    col: int = 0,
+    rotation: int = 0,
+) -> None:
+    """The seat to act holds exactly the cost of ``tile`` (every card counted), finds it
+    at line position 0 and boxes it at (row, col) with ``rotation``."""
+    put_in_line(s, 0, tile)
+    hold(s, s.player, cost_text(game, tile))
+    box(game, s, rng, BOX + 0, row, col, rotation)
+
+
+def play_until_turn_of(
+    game: ChocolatiersGame, s: ChocolatiersState, rng: random.Random, seat: int
+) -> None:
+    """Play on (the first legal take or discard of every other step) until ``seat``
+    starts its turn."""
+    while not (s.player == seat and s.actions_left == 2 and s.phase == CHOOSE):
+        legal = game.legal_actions(s)
+        takes = [a for a in legal if a < GIVE or DISCARD <= a < DISCARD + NT]
+        game.apply(s, (takes or legal)[0], rng)
+
+
+def put_in_line(s: ChocolatiersState, position: int, tile: int) -> None:
+    """Lay ``tile`` face up at line position (classic: stack top) ``position``: it swaps
+    places with the tile there (in the line, a stack or the box)."""
+    here = s.display[position]
+    for pile in [*s.stacks, s.unused]:
+        if tile in pile:
+            pile[pile.index(tile)] = here
     if tile in s.display:
-        s.display[s.display.index(tile)] = s.display[position]
+        s.display[s.display.index(tile)] = here
     s.display[position] = tile

@@ -1,19 +1,28 @@
-"""Chocolatiers: paying for box tiles, the Sampler (rotation, 3x2 bound) and wilds."""
+"""Chocolatiers: paying for box tiles, the Sampler (every 3x2 / 2x3 arrangement in every
+order, rotation, the 3x2 bound) and where a boxed tile's replacement comes from."""
 
 from __future__ import annotations
+
+import itertools
 
 import pytest
 
 from choco_envs.core.errors import IllegalActionError
 from choco_envs.games.chocolatiers.rules import (
     BOX,
-    LEGAL_SLOTS,
+    BOX_RESERVED,
+    FROM_RESERVE,
+    LEGAL_POSITIONS,
     MAX_TILES,
     PAY,
     PAY_ONE,
     PAY_TWO,
+    PLACE,
     PLACE_TILE,
-    PLACE_WILD,
+    REACHABLE_OCCUPANCIES,
+    cheapest_payment,
+    payable,
+    position_row_col,
     rotate,
 )
 
@@ -24,12 +33,16 @@ from .helpers import (
     R,
     T,
     V,
+    box_tile,
     components_with,
+    cost_text,
     draw_sampler,
     fresh,
-    groups,
+    grid,
     hand,
+    hold,
     place,
+    play_until_turn_of,
     put_in_line,
     set_hand,
 )
@@ -50,12 +63,11 @@ def test_kira_pays_2_truffle_and_2_violet() -> None:
     set_hand(s, 0, "T2 V2 M1")
     discard_before = s.discard[:]
     game.apply(s, BOX + 0, rng)
-    assert s.display[0] != TVTV  # the line is refilled from the stack
     for _ in range(4):
         assert PAY_ONE in game.legal_actions(s)
         game.apply(s, PAY_ONE, rng)
     assert s.phase == PLACE_TILE
-    game.apply(s, place(4), rng)
+    game.apply(s, place(), rng)
     assert hand(s, 0) == "M1"
     assert [s.discard[t] - discard_before[t] for t in (T, V)] == [2, 2]
     assert s.ntiles[0] == 1 and s.points[0] == 5
@@ -103,54 +115,207 @@ def test_substitution_is_allowed_even_with_a_matching_card() -> None:
     game.apply(s, PAY_TWO + M, rng)
     with pytest.raises(IllegalActionError):
         game.apply(s, PAY_TWO + M, rng)  # no mint pair left
+    game.apply(s, PAY_ONE, rng)  # the second truffle
+    game.apply(s, PAY_ONE, rng)
+    game.apply(s, PAY_ONE, rng)
+    assert s.phase == PLACE_TILE and hand(s, 0) == "T1"  # 2 mints paid for a truffle
+
+
+def test_a_substitution_takes_two_cards_of_one_type() -> None:
+    """Rulebook 000: "You may discard 2 matching Chocolate cards from your hand to
+    substitute for any 1 chocolate". Paying the first truffle of TV/TV from T2 V2 M1 B2:
+    1 truffle, 2 truffles or 2 blueberries; the single mint is no substitute (nor are the
+    2 violets, which the tile still needs)."""
+    game, s, rng = fresh()
+    put_in_line(s, 0, TVTV)
+    set_hand(s, 0, "T2 V2 M1 B2")
+    game.apply(s, BOX + 0, rng)
+    assert game.legal_actions(s) == [PAY_ONE, PAY_TWO + T, PAY_TWO + B]
+    with pytest.raises(IllegalActionError):
+        game.apply(s, PAY_TWO + M, rng)
 
 
 def test_unaffordable_tile_cannot_be_boxed() -> None:
     """Rulebook 000: discard cards "matching each of the chocolates on a Box tile"; with
-    T1 V2 and no pairs a TV/TV tile cannot be paid, so boxing it is not offered."""
+    T1 V2 and no pairs a TV/TV tile cannot be paid, so boxing it is not offered. With a
+    pair of mints for the missing truffle it can."""
     game, s, rng = fresh()
     put_in_line(s, 0, TVTV)
     set_hand(s, 0, "T1 V2 M1")
     assert BOX + 0 not in game.legal_actions(s)
     with pytest.raises(IllegalActionError):
         game.apply(s, BOX + 0, rng)
+    set_hand(s, 0, "T1 V2 M2")
+    assert BOX + 0 in game.legal_actions(s)
 
 
-def test_first_tile_goes_in_the_centre_in_any_rotation() -> None:
+def test_cheapest_payment_counts_pairs_for_the_missing_chocolates_only() -> None:
+    """Rulebook 000: each chocolate is paid with a matching card or "2 matching Chocolate
+    cards ... to substitute for any 1 chocolate"; the cheapest payment pays singly where
+    it can. Checked against every way of paying, by brute force, on small hands."""
+
+    def brute(hand: list[int], cost: list[int]) -> tuple[int, int]:
+        chocolates = [t for t in range(6) for _ in range(cost[t])]
+        best = None
+        for ways in itertools.product(range(7), repeat=len(chocolates)):  # 6: singly
+            left, used, ok = hand[:], 0, True
+            for c, w in zip(chocolates, ways, strict=True):
+                t, k = (c, 1) if w == 6 else (w, 2)
+                if left[t] < k:
+                    ok = False
+                    break
+                left[t] -= k
+                used += k
+            if ok and (best is None or used < best):
+                best = used
+        return (best, 0) if best is not None else (-1, -1)
+
+    cases = [
+        ("T2 V2", "T2 V2"), ("R1 N1 T2", "R1 N1 B1"), ("T4", "T1 V1"), ("T3 M1", "T2 V1"),
+        ("M3 B1", "T1 V1"), ("V1", "V2"), ("T2 N2 R2", "M1 B1 V1"), ("T5", "T2 V1"),
+    ]  # fmt: skip
+    from .helpers import counts
+
+    for hand_text, cost_text_ in cases:
+        h, c = counts(hand_text), counts(cost_text_)
+        used, missing = cheapest_payment(h, 0, c)
+        exact = brute(h, c)
+        if exact[0] < 0:
+            assert missing > 0 and not payable(h, 0, c), (hand_text, cost_text_)
+        else:
+            assert (used, missing) == exact and payable(h, 0, c), (hand_text, cost_text_)
+
+
+def test_first_tile_starts_the_sampler_in_any_rotation() -> None:
     """Rulebook 000: "When you take your first Box tile, it simply goes face-up in front
-    of you to start your Sampler ... You may rotate Box Tiles as needed." RULINGS: a 3x3
-    frame with the first tile in the centre holds every legal Sampler."""
+    of you to start your Sampler ... You may rotate Box Tiles as needed." The first tile
+    has one position, (0, 0), in 4 rotations."""
     game, s, rng = fresh()
     put_in_line(s, 0, 11)  # "TV.B 4"
     set_hand(s, 0, "T1 V1 B1")
     game.apply(s, BOX + 0, rng)
     for _ in range(3):
         game.apply(s, PAY_ONE, rng)
-    assert game.legal_actions(s) == [place(4, r) for r in range(4)]
-    game.apply(s, place(4, 1), rng)
+    assert game.legal_actions(s) == [place(0, 0, r) for r in range(4)]
+    game.apply(s, place(0, 0, 1), rng)
     # TV/.B turned a quarter clockwise reads .T/BV
     assert rotate((T, V, -1, B), 1) == (-1, T, B, V)
-    grid = s.cells[0:36]
-    assert [grid[14], grid[15], grid[20], grid[21]] == [-1, T, B, V]
+    assert grid(s, 0)[:2] == [".T    ", "BV    "]
+
+
+def test_a_tile_joins_on_a_full_edge_and_left_or_above_reanchors_the_sampler() -> None:
+    """Rulebook 000: "Each Box tile after the first must be placed adjacent to any other
+    Box tile in your Sampler so that the full edges line up ... Once a Box tile is placed
+    into your Sampler, it may not be moved or rotated." After one tile, the four
+    positions beside it; a tile to its left shifts the picture, not the tiles."""
+    game, s, rng = fresh()
+    box_tile(game, s, rng, TVTV)  # TV/TV at (0, 0)
+    put_in_line(s, 0, 14)  # "BBBB 4"
+    hold(s, 0, "B4")
+    game.apply(s, BOX + 0, rng)
+    while s.phase == PAY:
+        game.apply(s, PAY_ONE, rng)
+    offered = {position_row_col((a - PLACE) // 4) for a in game.legal_actions(s)}
+    assert offered == {(-1, 0), (1, 0), (0, -1), (0, 1)}  # no diagonal, full edges only
+    game.apply(s, place(0, -1), rng)
+    assert grid(s, 0)[:2] == ["BBTV  ", "BBTV  "]
+    assert s.slots[0:3] == [14, TVTV, -1]
+
+
+def test_right_of_the_second_tile_is_offered() -> None:
+    """Issue 17, item 1: "after boxing a first tile and a second to its right, 'right of
+    the second tile' is never offered". RULINGS: "the first tile may end up at an end of
+    the long side (a row A B C built as A, then B, then C)"."""
+    game, s, rng = fresh()
+    box_tile(game, s, rng, TVTV)
+    box_tile(game, s, rng, 14, 0, 1)  # B right of A
+    play_until_turn_of(game, s, rng, 0)
+    put_in_line(s, 0, 15)  # "VVVV 4"
+    hold(s, 0, "V4")
+    game.apply(s, BOX + 0, rng)
+    while s.phase == PAY:
+        game.apply(s, PAY_ONE, rng)
+    assert place(0, 2) in game.legal_actions(s)
+    game.apply(s, place(0, 2), rng)
+    assert grid(s, 0)[:2] == ["TVBBVV", "TVBBVV"]
+
+
+def _independent_orders() -> dict[int, set[frozenset[tuple[int, int, int]]]]:
+    """Every placement order of 1..6 tiles, written from the rulebook alone: each tile
+    after the first shares a full edge with an earlier one, and the whole fits in 3x2 or
+    2x3 ("must be arranged as 3 tiles x 2 tiles ... oriented horizontally or
+    vertically"). An order is (row, col, k-th tile), moved to start at row 0, col 0."""
+    out: dict[int, set[frozenset[tuple[int, int, int]]]] = {k: set() for k in range(1, 7)}
+
+    def fits(cells: list[tuple[int, int]]) -> bool:
+        h = max(r for r, _ in cells) - min(r for r, _ in cells) + 1
+        w = max(c for _, c in cells) - min(c for _, c in cells) + 1
+        return (h, w) in {(a, b) for a in (1, 2) for b in (1, 2, 3)} | {(3, 1), (3, 2)}
+
+    def grow(cells: list[tuple[int, int]]) -> None:
+        r0, c0 = min(r for r, _ in cells), min(c for _, c in cells)
+        out[len(cells)].add(frozenset((r - r0, c - c0, k) for k, (r, c) in enumerate(cells)))
+        if len(cells) == 6:
+            return
+        for r, c in cells:
+            for nxt in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if nxt not in cells and fits([*cells, nxt]):
+                    grow([*cells, nxt])
+
+    grow([(0, 0)])
+    return out
+
+
+def test_every_placement_order_within_3x2_is_reachable_and_nothing_else() -> None:
+    """RULINGS: "Every arrangement that fits in 3x2 or 2x3 must be reachable, in every
+    placement order" (416 six-tile orders). Played through the rules (legal_actions and
+    apply, tile k boxed k-th), the Samplers reached after 1..6 tiles are exactly those of
+    an independent enumeration, and every offered position comes in 4 rotations."""
+    game, s, rng = fresh()
+    reached: dict[int, set[frozenset[tuple[int, int, int]]]] = {k: set() for k in range(1, 7)}
+
+    def boxing(state, k: int):
+        state.phase, state.pending, state.box_from = PLACE_TILE, k, FROM_RESERVE
+        state.to_pay, state.actions_left = [0] * 6, 2
+        return state
+
+    def explore(state, k: int) -> None:
+        legal = game.legal_actions(state)
+        positions = sorted({(a - PLACE) // 4 for a in legal})
+        assert legal == [PLACE + 4 * p + r for p in positions for r in range(4)]
+        for p in positions:
+            nxt = state.copy()
+            game.apply(nxt, PLACE + 4 * p, rng)
+            order = frozenset(
+                (slot // 3, slot % 3, nxt.slots[slot]) for slot in range(9) if nxt.slots[slot] >= 0
+            )
+            reached[k + 1].add(order)
+            if k + 1 < MAX_TILES:
+                explore(boxing(nxt, k + 1), k + 1)
+
+    s.display = [-1] * 5  # tiles 0..5 are boxed from nowhere; only the Sampler matters
+    explore(boxing(s, 0), 0)
+    expected = _independent_orders()
+    assert len(expected[6]) == 416 and len(reached[6]) == 416
+    for k in range(1, 7):
+        assert reached[k] == expected[k], k
 
 
 def test_sampler_is_at_most_3_by_2_in_either_orientation() -> None:
     """Rulebook 000: "Box tiles placed in your Sampler must be arranged as 3 tiles x 2
-    tiles, and your Sampler may be oriented horizontally or vertically." Frame slots:
-
-        0 1 2
-        3 4 5      a row 3,4,5 may grow up or down; once slot 1 is used,
-        6 7 8      only 0 and 2 keep it within 3x2.
-    """
-    row = 1 << 3 | 1 << 4 | 1 << 5
-    assert LEGAL_SLOTS[row] == (0, 1, 2, 6, 7, 8)
-    assert LEGAL_SLOTS[row | 1 << 1] == (0, 2)
-    column = 1 << 1 | 1 << 4 | 1 << 7
-    assert LEGAL_SLOTS[column] == (0, 2, 3, 5, 6, 8)
-    assert LEGAL_SLOTS[column | 1 << 3] == (0, 6)
-    assert LEGAL_SLOTS[1 << 4] == (1, 3, 5, 7)  # full edges only: no diagonal slots
-    full = row | 1 << 0 | 1 << 1 | 1 << 2
-    assert LEGAL_SLOTS[full] == ()
+    tiles, and your Sampler may be oriented horizontally or vertically." A row of 3 may
+    grow up or down, never to a 4th column; an L of 3 x 2 may only be completed."""
+    game, s, rng = fresh()
+    draw_sampler(s, 0, ["TTNNRR", "TTNNRR", "      ", "      ", "      ", "      "])
+    row = s.occ[0]
+    assert {position_row_col(p) for p in LEGAL_POSITIONS[row]} == {
+        (-1, 0), (-1, 1), (-1, 2), (1, 0), (1, 1), (1, 2)
+    }  # fmt: skip
+    draw_sampler(s, 0, ["TT    ", "TT    ", "TT    ", "TT    ", "TTNN  ", "TTNN  "])
+    assert {position_row_col(p) for p in LEGAL_POSITIONS[s.occ[0]]} == {(0, 1), (1, 1)}
+    full = (1 << 6) - 1
+    assert LEGAL_POSITIONS[full] == ()
+    assert full in REACHABLE_OCCUPANCIES and 1 << 0 | 1 << 4 not in REACHABLE_OCCUPANCIES
 
 
 def test_a_full_sampler_cannot_box_again() -> None:
@@ -160,67 +325,32 @@ def test_a_full_sampler_cannot_box_again() -> None:
     assert s.ntiles[0] == MAX_TILES
     put_in_line(s, 0, TVTV)
     set_hand(s, 0, "T2 V2")
-    assert not any(BOX <= a <= BOX + 5 for a in game.legal_actions(s))
+    assert not any(BOX <= a <= BOX_RESERVED for a in game.legal_actions(s))
+    with pytest.raises(IllegalActionError, match="the Sampler is full"):
+        game.apply(s, BOX + 0, rng)
 
 
-WILD_EXAMPLE = [
-    "      ",
-    "      ",
-    "R.RTRM",
-    "VBMMMB",
-    "      ",
-    "      ",
-]
-
-
-def test_wild_example_connects_5_raspberry_and_4_mint() -> None:
-    """Rulebook 000, Place a Wild Chocolate: "[B] She ... places it on her Sampler so that
-    the Raspberry chocolates are now connected. [C] ... she will place another Wild
-    Chocolate token on the Truffle to connect the other Raspberry and connect her Mint.
-    This gives her 5 Raspberry chocolates connected and 4 Mint chocolates connected."
-
-        R.RTRM        R*RTRM        R*R*RM
-        VBMMMB   ->   VBMMMB   ->   VBMMMB
-    """
-    game, s, rng = fresh()
-    draw_sampler(s, 0, WILD_EXAMPLE)
-    s.wilds[0] = 3
-    assert groups(s, 0)["raspberry"] == 1 and groups(s, 0)["mint"] == 3
-    game.apply(s, PLACE_WILD + 2 * 6 + 1, rng)  # the empty space between two raspberries
-    assert groups(s, 0)["raspberry"] == 3
-    game.apply(s, PLACE_WILD + 2 * 6 + 3, rng)  # on the truffle
-    assert groups(s, 0)["raspberry"] == 5
-    assert groups(s, 0)["mint"] == 4
-    assert groups(s, 0)["truffle"] == 0  # a wild does not count as what it covers
-    assert s.wilds[0] == 1
-
-
-def test_chained_wilds_count_as_every_type_any_of_them_touches() -> None:
-    """Rulebook 000: "Wild Chocolates may be placed orthogonally adjacent to each other.
-    When this occurs, each token will also count as whatever the other token(s) counts
-    as." Here the chain ** touches R on the left and V on the right:
-
-        R**V   -> raspberry group 3, violet group 3
-    """
-    game, s, rng = fresh()
-    draw_sampler(s, 0, ["      ", "      ", " R**V ", " .... ", "      ", "      "])
-    assert groups(s, 0)["raspberry"] == 3 and groups(s, 0)["violet"] == 3
-    assert groups(s, 0)["mint"] == 0  # a chain touching no mint is no mint group
-
-
-def test_wild_placement_limits() -> None:
-    """Rulebook 000: "You may not perform this action if you do not have a Box tile in
-    your Sampler or if you have no Wild Chocolates available." RULINGS: a wild goes on a
-    space "that holds no wild yet"."""
-    game, s, rng = fresh()
-    assert not any(PLACE_WILD <= a < PLACE_WILD + 36 for a in game.legal_actions(s))
-    draw_sampler(s, 0, WILD_EXAMPLE)
-    wild_spaces = [
-        a - PLACE_WILD for a in game.legal_actions(s) if PLACE_WILD <= a < PLACE_WILD + 36
-    ]
-    assert wild_spaces == list(range(12, 24))
-    game.apply(s, PLACE_WILD + 12, rng)
-    with pytest.raises(IllegalActionError):
-        game.apply(s, PLACE_WILD + 12, rng)
-    s.wilds[0] = 0
-    assert not any(PLACE_WILD <= a < PLACE_WILD + 36 for a in game.legal_actions(s))
+@pytest.mark.parametrize("edition", ["standard", "classic"])
+def test_the_replacement_tile_is_revealed_only_after_payment_and_placement(edition: str) -> None:
+    """Rulebook 000: "Discard Chocolate cards ... then take the Box tile and place it in
+    your Sampler ... Refill the line back to 5 Box tiles from the stack"; 003: "Descarta
+    las cartas ... luego toma posesión de la ficha de Caja" (the next tile of the stack is
+    turned up once the top is taken). While the player pays and places, no new tile is
+    face up: the line position is empty; after the placement it holds the stack's next."""
+    game, s, rng = fresh(edition)
+    top = s.display[2]
+    pile = s.stacks[2 if game.classic else 0]
+    after = pile[-1]
+    hold(s, 0, cost_text(game, top))
+    if game.classic:
+        game.apply(s, next(t for t in range(6) if s.tray[t]), rng)  # the action phase
+        hold(s, 0, cost_text(game, top))
+    game.apply(s, BOX + 2, rng)
+    seen = []
+    while s.phase in (PAY, PLACE_TILE):
+        seen.append(list(s.display))
+        assert s.pending == top and after not in s.display and pile[-1] == after
+        legal = game.legal_actions(s)
+        game.apply(s, PAY_ONE if PAY_ONE in legal else legal[0], rng)
+    assert all(d[2] == -1 for d in seen) and len(seen) == 1 + sum(game.tile_cost[top])
+    assert s.display[2] == after and after not in pile

@@ -23,9 +23,23 @@ from choco_envs.games.chocolatiers.rules import (
     TAKE_MORE,
 )
 
-from .helpers import M, R, T, V, box, draw_sampler, fresh, hand, put_in_line, set_hand
+from .helpers import (
+    M,
+    R,
+    T,
+    V,
+    box,
+    cost_text,
+    draw_sampler,
+    fresh,
+    hand,
+    hold,
+    play_until_turn_of,
+    put_in_line,
+    set_hand,
+)
 
-FIVE_TILES = ["      ", "      ", "TTNNRR", "TTNNRR", "MMBB  ", "MMBB  "]
+FIVE_TILES = ["TTNNRR", "TTNNRR", "MMBB  ", "MMBB  ", "      ", "      "]
 
 
 def take_any(game: ChocolatiersGame, s, rng: random.Random) -> None:
@@ -80,7 +94,8 @@ def test_hand_limit_player_chooses_the_discards_at_the_end_of_the_turn() -> None
     take_any(game, s, rng)
     assert s.phase == DISCARD_DOWN and s.player == 0
     legal = game.legal_actions(s)
-    assert all(DISCARD <= a < DISCARD + 6 for a in legal) and DISCARD + R in legal
+    held = [t for t in range(6) if s.hand[t]]
+    assert len(held) >= 2 and legal == [DISCARD + t for t in held]  # any card held
     game.apply(s, DISCARD + R, rng)
     assert s.phase == DISCARD_DOWN
     game.apply(s, DISCARD + R, rng)
@@ -99,14 +114,14 @@ def test_sixth_tile_gives_first_and_each_other_player_one_more_turn() -> None:
     draw_sampler(s, 2, FIVE_TILES)
     put_in_line(s, 0, 18)  # "TVTV 5"
     set_hand(s, 1, "T2 V2")
-    box(game, s, rng, BOX + 0, 8)
+    box(game, s, rng, BOX + 0, 1, 2)
     assert s.first == 1 and not s.over
     assert s.player == 1 and s.actions_left == 1  # finishes the turn
     take_any(game, s, rng)
     assert s.player == 2
     put_in_line(s, 1, 14)  # "BBBB 4"
     set_hand(s, 2, "B4")
-    box(game, s, rng, BOX + 1, 8)
+    box(game, s, rng, BOX + 1, 1, 2)
     assert s.first == 1  # a later 6th tile does not take First
     take_any(game, s, rng)
     assert s.player == 0 and not s.over
@@ -138,7 +153,7 @@ def test_reserve_rules() -> None:
     take_any(game, s, rng)
     take_any(game, s, rng)
     set_hand(s, 0, " ".join(f"{'TNRMBV'[t]}{c}" for t, c in enumerate(game.tile_cost[tile])))
-    box(game, s, rng, BOX_RESERVED, 4)
+    box(game, s, rng, BOX_RESERVED)
     assert s.reserved[0] == -1 and s.wilds[0] == 3 and s.ntiles[0] == 1
 
 
@@ -155,7 +170,7 @@ def test_classic_stacks_are_sized_by_player_count_and_only_tops_are_boxed() -> N
     top, below = s.display[3], s.stacks[3][-1]
     set_hand(s, 0, " ".join(f"{'TNRMBV'[t]}{c}" for t, c in enumerate(game.tile_cost[top])))
     take_any(game, s, rng)  # action phase
-    box(game, s, rng, BOX + 3, 4)  # bonus phase
+    box(game, s, rng, BOX + 3)  # bonus phase
     assert s.display[3] == below and len(s.stacks[3]) == 1
 
 
@@ -184,20 +199,29 @@ def test_classic_turn_is_action_then_optional_bonus_and_has_no_reserve() -> None
     3. Fase final (obligatorio)"; the action phase is take or exchange, the bonus phase
     box or place a wild. RULINGS: "No reserve"."""
     game, s, rng = fresh("classic")
+    hold(s, 0, cost_text(game, s.display[0]) + " T1")  # it could pay the first top
     first = game.legal_actions(s)
     assert all(a < BOX for a in first) and PASS not in first
     take_any(game, s, rng)
-    draw_sampler(s, 0, ["      ", "      ", "  TT  ", "  RR  ", "      ", "      "])
+    assert BOX + 0 in game.legal_actions(s)  # boxing is a bonus action
+    draw_sampler(s, 0, ["TT    ", "RR    ", "      ", "      ", "      ", "      "])
     bonus = game.legal_actions(s)
     assert all(PLACE_WILD <= a < PLACE_WILD + 36 or a == PASS or BOX <= a < BOX + 5 for a in bonus)
     assert not any(TAKE <= a < BOX for a in bonus)
     assert not any(RESERVE <= a < RESERVE + 5 for a in bonus)
 
 
-def test_classic_refuses_five_players() -> None:
-    """RULINGS: "Players: standard 2 to 5 (15 wilds, 3 each), classic 2 to 4"."""
-    with pytest.raises(ConfigError, match="allowed values: 2, 3, 4"):
-        ChocolatiersGame(num_players=5, edition="classic")
+@pytest.mark.parametrize("players", [1, 5, 6])
+def test_classic_allows_2_to_4_players_and_says_so(players: int) -> None:
+    """RULINGS: "Players: standard 2 to 5 (15 wilds, 3 each), classic 2 to 4 (12 wilds)".
+    The error names the classic edition's own range (issue 17, item 5)."""
+    with pytest.raises(ConfigError, match=r"edition='classic'; allowed values: 2, 3, 4$"):
+        ChocolatiersGame(num_players=players, edition="classic")
+    if players != 5:
+        with pytest.raises(ConfigError, match=r"edition='standard'; allowed values: 2, 3, 4, 5$"):
+            ChocolatiersGame(num_players=players)
+    for n in (2, 3, 4):
+        ChocolatiersGame(num_players=n, edition="classic")
     ChocolatiersGame(num_players=5, edition="standard")
 
 
@@ -241,10 +265,71 @@ def test_pass_is_offered_only_when_nothing_else_is_legal() -> None:
             game.apply(s, rng.choice(legal), rng)
 
 
-def test_a_wild_covers_only_a_space_without_one() -> None:
-    """RULINGS: "A wild chocolate goes on any space of the Sampler, empty or holding a
-    chocolate, that holds no wild yet". Spaces without a tile are never offered."""
+def test_standard_line_is_refilled_from_the_stack_into_the_same_place() -> None:
+    """Rulebook 000, Box Chocolates and Reserve a Box Tile: "Refill the line back to 5 Box
+    tiles from the stack of Box tiles. If there are no Box tiles left in the stack, ignore
+    this step." The stack's next tile goes where the taken one was; once the stack is
+    empty the place stays empty."""
     game, s, rng = fresh()
-    draw_sampler(s, 0, ["      ", "      ", "  T*  ", "  .B  ", "      ", "      "])
-    wild = [a - PLACE_WILD for a in game.legal_actions(s) if PLACE_WILD <= a < PLACE_WILD + 36]
-    assert wild == [14, 20, 21]
+    nxt = s.stacks[0][-1]
+    tile = s.display[3]
+    box_tile_at(game, s, rng, 3)
+    assert s.display[3] == nxt and nxt not in s.stacks[0] and len(s.stacks[0]) == 30
+    nxt = s.stacks[0][-1]
+    game.apply(s, RESERVE + 1, rng)  # the second action: reserving refills too
+    assert s.display[1] == nxt and len(s.stacks[0]) == 29 and tile not in s.display
+    game.apply(s, 0 if s.tray[0] else next(t for t in range(6) if s.tray[t]), rng)
+    s.stacks[0] = []  # seat 1 finds the stack empty
+    box_tile_at(game, s, rng, 4)
+    assert s.display[4] == -1 and sum(x >= 0 for x in s.display) == 4
+
+
+def box_tile_at(game: ChocolatiersGame, s, rng: random.Random, position: int) -> None:
+    """The seat to act boxes the tile at line ``position``, holding exactly its cost."""
+    hold(s, s.player, cost_text(game, s.display[position]))
+    box(game, s, rng, BOX + position)
+
+
+def test_classic_end_phase_discards_to_6_before_refilling_the_tray() -> None:
+    """Rulebook 003, Fase final: "Solo puede tener 6 cartas ... Descarta cualquier carta
+    ... si tienes más de 6. Si hay menos de 6 cartas ... en la bandeja ... extraiga del
+    mazo ... Si el mazo de chocolate se acaba, baraja los descartes". RULINGS: "End
+    (mandatory): discard down to 6 cards, refill the tray to 6 from the deck (reshuffling
+    the discards when the deck runs out)". With an empty deck and discard pile, the
+    discarded card is the one that refills the tray; the tray stays short while the
+    player discards."""
+    game, s, rng = fresh("classic")
+    s.deck, s.discard, s.tray = [], [0] * 6, [0, 0, 0, 0, 0, 6]
+    set_hand(s, 0, "M6")
+    game.apply(s, TAKE + V, rng)  # 7 cards in hand, 5 on the tray
+    game.apply(s, PASS, rng)  # skip the bonus phase
+    assert s.phase == DISCARD_DOWN and s.player == 0
+    assert s.tray == [0, 0, 0, 0, 0, 5]  # not refilled before the discards
+    game.apply(s, DISCARD + M, rng)
+    assert s.player == 1 and hand(s, 0) == "M5 V1"
+    assert s.tray == [0, 0, 0, 1, 0, 5]  # the discarded mint, reshuffled, refilled it
+    assert s.discard == [0] * 6 and s.deck == [] and s.reshuffled
+    # with cards in the deck, the tray stays as the action left it while discarding
+    play_until_turn_of(game, s, rng, 0)
+    s.deck, s.tray = [T, T], [0, 0, 0, 0, 0, 6]
+    set_hand(s, 0, "M6")
+    game.apply(s, TAKE + V, rng)
+    game.apply(s, PASS, rng)
+    assert s.phase == DISCARD_DOWN and s.tray == [0, 0, 0, 0, 0, 5] and s.deck == [T, T]
+    game.apply(s, DISCARD + M, rng)
+    assert s.tray == [1, 0, 0, 0, 0, 5] and s.deck == [T]
+
+
+def test_an_exchange_needs_cards_on_the_tray_to_take() -> None:
+    """Rulebook 000: "Discard 1 Chocolate card ... then take 2 Chocolate cards from the
+    Chocolate Tray" (the tray must hold 2); 003: "Coloque 1 carta ... en la bandeja ...
+    luego tome 2 cartas" (the card laid there counts: 1 on the tray is enough)."""
+    for edition, needed in (("standard", 2), ("classic", 1)):
+        game, s, rng = fresh(edition)
+        set_hand(s, 0, "M1")
+        s.tray = [0, 0, 0, 0, 0, needed]
+        assert GIVE + M in game.legal_actions(s), edition
+        s.tray = [0, 0, 0, 0, 0, needed - 1]
+        assert GIVE + M not in game.legal_actions(s), edition
+        with pytest.raises(IllegalActionError, match="an exchange needs"):
+            game.apply(s, GIVE + M, rng)
