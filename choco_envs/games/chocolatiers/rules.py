@@ -871,6 +871,12 @@ class ChocolatiersRules(Game[ChocolatiersState]):
                 total[seat] += value
         return total
 
+    @property
+    def scores_public(self) -> bool:
+        """Scores read only the Samplers, the wilds and the Score tiles, all face up (the
+        hidden hands and stacks never count), so the env shows them mid-game."""
+        return True
+
     def score_breakdown(self, s: ChocolatiersState) -> dict[str, list[float]]:
         n = self.num_players
         awards = [0.0] * n

@@ -170,3 +170,24 @@ def test_classic_score_cards_are_first_and_the_six_types() -> None:
         "first",
     ]
     assert game.majority_score is None
+
+
+def test_scores_read_only_public_information_so_the_env_shows_them_mid_game() -> None:
+    """RULINGS: only the dealt cards and the stack orders are private; the Samplers, wilds
+    and Score tiles are public, so a score is the same on every seat's determinization."""
+    import random
+
+    import choco_envs
+
+    env = choco_envs.make("chocolatiers_v1")
+    env.reset(seed=2)
+    rng = random.Random(1)
+    for _ in range(60):
+        env.step(rng.choice(env.unwrapped.legal_actions()))
+    raw = env.unwrapped
+    assert raw.game.scores_public
+    for seat in range(raw.game.num_players):
+        for _ in range(5):
+            other = raw.game.determinize(raw.state_, seat, rng)
+            assert raw.game.scores(other) == raw.game.scores(raw.state_)
+    assert raw.scores() == raw.game.scores(raw.state_)
