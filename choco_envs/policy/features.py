@@ -24,6 +24,7 @@ the package (a test, a plug-in) is added with :func:`register`.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -82,8 +83,102 @@ FIELD_TOTALS = FeatureFunction(
     _field_totals,
 )
 
+#: layouts dealt per observation to estimate a card's chance of being true
+TRUTH_SAMPLES = 512
+#: distinct tables whose estimates one Features instance keeps (in the instance)
+TRUTH_CACHE = 4096
+
+
+def _chocolates_truth(game: Any, encoder: str) -> Features:
+    """Chocolates: from the ``flat`` observation's face-up chocolates alone, each card's
+    chance of being true (the share of deals of the face-down chocolates, in a uniformly
+    random order, on which it is true), then for each display slot the chance of its
+    true side and what each side is worth on average (points x (2p - 1)), then each
+    seat's expected prediction points from the sides it holds (own first)."""
+    from choco_envs.games.chocolates.components import (
+        NUM_CHOCOLATES,
+        NUM_SHAPES,
+        PREDICTION_CARDS,
+    )
+    from choco_envs.games.chocolates.rules import card_truth_matrix
+
+    if game.spec.env_id != "chocolates_v0" or encoder != "flat":
+        raise ConfigError(
+            "chocolates_truth reads chocolates_v0's 'flat' observation "
+            f"(not {game.spec.env_id}'s {encoder!r})"
+        )
+    lay = game.encoder("flat").layout
+    cells = np.concatenate(
+        [
+            np.arange(lay["grid"].start, lay["grid"].stop),
+            np.arange(lay["beside"].start, lay["beside"].stop),
+        ]
+    ).reshape(NUM_CHOCOLATES, 10)
+    display0, seats0 = lay["display_cards"].start, lay["seat_cards"].start
+    num_cards, players = len(PREDICTION_CARDS), game.num_players
+    true_pts = np.array([c.true_points for c in PREDICTION_CARDS], dtype=np.float64)
+    false_pts = np.array([c.false_points for c in PREDICTION_CARDS], dtype=np.float64)
+    full_set = np.bincount(np.asarray(game.components.chocolates), minlength=6 * NUM_SHAPES)
+    cache: dict[bytes, np.ndarray] = {}
+
+    def truth(face_up: np.ndarray) -> np.ndarray:
+        """(29,) chances from one observation's 21 x 10 chocolate block."""
+        key = face_up.tobytes()
+        if key in cache:
+            return cache[key]
+        up = face_up[:, 9] > 0.5
+        kinds = face_up[:, :6].argmax(1) * NUM_SHAPES + face_up[:, 6:9].argmax(1)
+        unseen = full_set - np.bincount(kinds[up], minlength=full_set.size)
+        pool = np.repeat(np.arange(full_set.size), np.maximum(unseen, 0))
+        hidden = np.flatnonzero(~up)
+        layouts = np.tile(np.where(up, kinds, 0), (TRUTH_SAMPLES, 1))
+        if hidden.size and pool.size == hidden.size:
+            seed = int.from_bytes(hashlib.sha256(key).digest()[:8], "little")
+            order = np.random.default_rng(seed).random((TRUTH_SAMPLES, hidden.size)).argsort(1)
+            layouts[:, hidden] = pool[order]
+        p = card_truth_matrix(layouts).mean(axis=0)
+        if len(cache) >= TRUTH_CACHE:
+            cache.clear()
+        cache[key] = p
+        return p
+
+    def compute(obs: np.ndarray) -> np.ndarray:
+        out = np.zeros((obs.shape[0], num_cards + 9 + players), dtype=np.float32)
+        for i, row in enumerate(obs.reshape(obs.shape[0], -1)):
+            p = truth(row[cells])
+            out[i, :num_cards] = p
+            display = row[display0 : display0 + 3 * num_cards].reshape(3, num_cards)
+            for slot in range(3):
+                if display[slot].max() > 0.5:
+                    card = int(display[slot].argmax())
+                    base = num_cards + 3 * slot
+                    out[i, base] = p[card]
+                    out[i, base + 1] = true_pts[card] * (2 * p[card] - 1) / 10
+                    out[i, base + 2] = false_pts[card] * (1 - 2 * p[card]) / 10
+            held = row[seats0 : seats0 + players * num_cards * 2].reshape(players, num_cards, 2)
+            gain = held[:, :, 0] @ (true_pts * (2 * p - 1)) + held[:, :, 1] @ (
+                false_pts * (1 - 2 * p)
+            )
+            out[i, num_cards + 9 :] = gain / 20
+        return out
+
+    return Features(num_cards + 9 + players, compute)
+
+
+CHOCOLATES_TRUTH = FeatureFunction(
+    "chocolates_truth",
+    1,
+    "Chocolates (flat): each prediction card's chance of being true given the face-up "
+    "chocolates (512 deals of the face-down ones, seeded by the table), each display "
+    "slot's chance and mean worth per side, each seat's expected prediction points",
+    _chocolates_truth,
+)
+
 #: every feature function, by name (listed explicitly)
-FEATURES: dict[str, FeatureFunction] = {FIELD_TOTALS.name: FIELD_TOTALS}
+FEATURES: dict[str, FeatureFunction] = {
+    FIELD_TOTALS.name: FIELD_TOTALS,
+    CHOCOLATES_TRUTH.name: CHOCOLATES_TRUTH,
+}
 
 
 def register(function: FeatureFunction) -> None:

@@ -175,3 +175,41 @@ def test_args_refuse_an_unknown_feature_before_anything_runs(tmp_path: Path) -> 
     with pytest.raises(ConfigError, match="unknown feature function 'nope'"):
         train(Args(**{**TINY, "runs_dir": str(tmp_path)}, feature="nope"))
     assert not list(tmp_path.iterdir())
+
+
+def test_chocolates_truth_is_the_chance_given_the_face_up_chocolates() -> None:
+    """The card chances read the observation alone (the same on every determinization of
+    the seat) and agree with the rules' own deals of the face-down chocolates."""
+    import random
+
+    import numpy as np
+
+    import choco_envs
+    from choco_envs.games.chocolates.rules import card_truth_matrix
+    from choco_envs.policy.features import PolicyInputs
+
+    env = choco_envs.make("chocolates_v0")
+    env.reset(seed=4)
+    rng = random.Random(1)
+    for _ in range(9):
+        env.step(rng.choice(env.unwrapped.legal_actions()))
+    game, s = env.unwrapped.game, env.unwrapped.state_
+    inputs = PolicyInputs(game, "flat", "chocolates_truth")
+    mine = inputs.encode(s, 0)
+    for _ in range(5):
+        assert np.array_equal(inputs.encode(game.determinize(s, 0, rng), 0), mine)
+    exact = card_truth_matrix(game.deal_layouts(s, 40_000, np.random.default_rng(0))).mean(0)
+    chances = mine[inputs.obs_size : inputs.obs_size + 29]
+    assert np.abs(chances - exact).max() < 0.08
+    assert inputs.metadata() == {"name": "chocolates_truth", "version": 1, "size": 29 + 9 + 2}
+
+
+def test_chocolates_truth_refuses_other_envs() -> None:
+    import pytest
+
+    import choco_envs
+    from choco_envs.core.errors import ConfigError
+    from choco_envs.policy.features import PolicyInputs
+
+    with pytest.raises(ConfigError, match="chocolates_v0's 'flat'"):
+        PolicyInputs(choco_envs.make("le_chocolat_v0").unwrapped.game, "flat", "chocolates_truth")
