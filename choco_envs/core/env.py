@@ -295,13 +295,11 @@ class ChocoAECEnv(AECEnv):
             )
             return None
         self._require_reset("render()")
-        text = self.game.state_to_string(self.state_, self.render_player)
+        ended = None
         if self.illegal_by is not None:
             offender = self.possible_agents[self.illegal_by]
-            text = (
-                f"GAME OVER: {offender} made an illegal move; the game ended with -1 for "
-                f"{offender} and 0 for the others (the board as it was):\n{text}"
-            )
+            ended = f"{offender} made an illegal move (-1 for {offender}, 0 for the others)"
+        text = self.game.state_to_string(self.state_, self.render_player, ended)
         if self.render_mode == "human":
             print(text)
             return None

@@ -128,8 +128,10 @@ class Game(ABC, Generic[S]):
     def action_to_string(self, s: S, action: int) -> str: ...
 
     @abstractmethod
-    def state_to_string(self, s: S, player: int | None) -> str:
-        """What ``player`` may see (None: a spectator, public information only)."""
+    def state_to_string(self, s: S, player: int | None, ended: str | None = None) -> str:
+        """What ``player`` may see (None: a spectator, public information only).
+        ``ended``: why the game ended when the rules did not end it (an illegal move):
+        said in place of who is to act."""
 
     def legend(self) -> str:
         """What the codes of ``state_to_string`` mean (shown by ``?`` at the terminal)."""

@@ -75,3 +75,14 @@ def test_question_mark_shows_the_games_legend() -> None:
     bot, out = scripted("?\n1\n")
     assert bot.act(env) == 0
     assert env.game.legend() in out.getvalue() or "needs no legend" in out.getvalue()
+
+
+@pytest.mark.parametrize(
+    "env_id", ["chocolates_v0", "le_chocolat_v0", "chocolatiers_v1", "chocolate_factory_v1"]
+)
+def test_every_game_has_a_legend_for_its_board_codes(env_id: str) -> None:
+    """`?` at the prompt explains the board's codes (issue 18: `Bro`, `Pk^`, `Au#`, ...)."""
+    import choco_envs
+
+    game = choco_envs.make(env_id).unwrapped.game
+    assert "codes" in game.legend() and len(game.legend().splitlines()) >= 4

@@ -185,3 +185,19 @@ def test_load_json_turns_every_bad_file_into_a_record_error(tmp_path: Path) -> N
     ):
         with pytest.raises(RecordError, match=why):
             load_json(path)
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_render_after_the_end_never_names_a_seat_to_act(env_id: str) -> None:
+    """After an illegal move ends the game, and after the natural end, the board says the
+    game is over, not who is to act."""
+    env = choco_envs.make(env_id, render_mode="ansi")
+    env.reset(seed=2)
+    with pytest.warns(RuntimeWarning):
+        env.step(10**6)
+    text = env.render()
+    assert "illegal move" in text and "to act" not in text and "player_-1" not in text
+    env.reset(seed=2)
+    play_random(env.unwrapped, random.Random(0), 100_000)
+    text = env.render()
+    assert "over" in text.lower() and "to act" not in text and "player_-1" not in text

@@ -29,8 +29,13 @@ class ChocolatesGame(ChocolatesRules):
     def from_json(self, d: Mapping[str, Any]) -> ChocolatesState:
         return records.state_from_json(self, d)
 
-    def state_to_string(self, s: ChocolatesState, player: int | None) -> str:
-        return render.state_to_string(self, s, player)
+    def legend(self) -> str:
+        return render.HELP
+
+    def state_to_string(
+        self, s: ChocolatesState, player: int | None, ended: str | None = None
+    ) -> str:
+        return render.state_to_string(self, s, player, ended)
 
 
 __all__ = ["ChocolatesGame", "ChocolatesRules", "ChocolatesState"]

@@ -30,14 +30,29 @@ from choco_envs.games.chocolates.rules import (
     split_layout,
 )
 
+#: the key shown by `?` at the terminal prompt
+HELP = """Chocolates board codes
+  a chocolate is a type code and a shape mark:
+    Dk dark  Br brown  Wh white  Gn green  Pk pink  Au gold
+    o round  ^ triangular  # hexagonal        (e.g. 'Pk^' a pink triangular chocolate)
+  ???            a face-down chocolate (nobody knows it)
+  r1c3           row 1 (next to the display), column 3, as seen from the display
+  beside 2       the second of the 5 chocolates next to the grid
+  '#8 (6/4)'     prediction card 8: 6 points on its true side, 4 on its false side
+  'nougats 2'    nougat cubes on a display card or held by a player (1 point each)
+  'cards: #8 true'   a held card and the side its player chose"""
+
 TYPE_CODES = ("Dk", "Br", "Wh", "Gn", "Pk", "Au")
 SHAPE_CODES = ("o", "^", "#")
 
 
-def state_to_string(game: ChocolatesRules, s: ChocolatesState, player: int | None) -> str:
+def state_to_string(
+    game: ChocolatesRules, s: ChocolatesState, player: int | None, ended: str | None = None
+) -> str:
     """The table as ``player`` sees it: face-down chocolates as ``???`` (everyone sees the
-    same; ``player`` only marks "you"). Scores are shown once the game is over."""
-    lines = [_header(s)]
+    same; ``player`` only marks "you"). Scores are shown once the game is over; ``ended``
+    (an illegal move ended it) is said in place of who is to act."""
+    lines = [f"Chocolates: game over: {ended}" if ended else _header(s)]
     lines.append(f"Display (pile {len(s.pile)}, nougat supply {s.supply}):")
     for slot, card in enumerate(s.display):
         if card < 0:

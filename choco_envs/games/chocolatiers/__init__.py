@@ -28,8 +28,13 @@ class ChocolatiersGame(ChocolatiersRules):
     def from_json(self, d: Mapping[str, Any]) -> ChocolatiersState:
         return records.state_from_json(self, d)
 
-    def state_to_string(self, s: ChocolatiersState, player: int | None) -> str:
-        return render.state_to_string(self, s, player)
+    def legend(self) -> str:
+        return render.HELP
+
+    def state_to_string(
+        self, s: ChocolatiersState, player: int | None, ended: str | None = None
+    ) -> str:
+        return render.state_to_string(self, s, player, ended)
 
 
 __all__ = ["ChocolatiersGame", "ChocolatiersRules", "ChocolatiersState"]

@@ -23,6 +23,18 @@ LEGEND = (
     "Legend: T truffle, N nut cluster, R raspberry, M mint, B blueberry, V violet; "
     "* wild, . empty space; a tile is 'TL TR BL BR points'"
 )
+#: the longer key shown by `?` at the terminal prompt
+HELP = """Chocolatiers board codes
+  T truffle  N nut cluster  R raspberry  M mint  B blueberry  V violet
+  'T0 N1 R1 M3 B1 V0'   cards by type (tray, discard, a player's known cards)
+  '+ 3 unseen'          cards a player was dealt that nobody else has seen
+  '[2] .TNR 4'          line position 2 (classic: stack 2): a box tile's four spaces
+                        top-left, top-right, bottom-left, bottom-right ('.' empty), then
+                        its points; '(hidden: 25)' tiles still face down
+  Sampler grid          each tile is 2x2 letters, anchored at the top-left corner;
+                        '*' a wild chocolate, '.' an empty space, blank: no tile
+  'reserved T.RR 3'     the player's reserved tile (a wild locked on it)
+  'wilds 2'             wild chocolates still in the player's supply (1 point each at the end)"""
 
 
 def counts_text(counts: list[int]) -> str:
@@ -47,12 +59,17 @@ def sampler_lines(cells: list[int]) -> list[str]:
     return ["|" + "".join(cell_letter(v) for v in cells[r * 6 : r * 6 + 6]) + "|" for r in range(6)]
 
 
-def state_to_string(game: ChocolatiersRules, s: ChocolatiersState, player: int | None) -> str:
+def state_to_string(
+    game: ChocolatiersRules, s: ChocolatiersState, player: int | None, ended: str | None = None
+) -> str:
     """What ``player`` may see: own hand in full, the others' known cards and unknown
-    count, everything face up. ``None``: a spectator's view."""
+    count, everything face up. ``None``: a spectator's view. ``ended`` (an illegal move
+    ended the game) is said in place of who is to act."""
     n = game.num_players
     head = f"Chocolatiers ({game.edition}), round {min(s.turn // n + 1, ROUND_CAP)}/{ROUND_CAP}"
-    if s.over:
+    if ended:
+        head += f", game over: {ended}"
+    elif s.over:
         head += ", game over"
     else:
         head += f", player_{s.player} to act: {PHASE_NAMES[s.phase]}"

@@ -12,7 +12,7 @@ from typing import Any
 
 from choco_envs.games.le_chocolat.encoding import build_encoders
 from choco_envs.games.le_chocolat.records import state_from_json, state_to_json
-from choco_envs.games.le_chocolat.render import state_to_string
+from choco_envs.games.le_chocolat.render import HELP, state_to_string
 from choco_envs.games.le_chocolat.rules import LeChocolatRules, LeChocolatState
 
 
@@ -30,8 +30,13 @@ class LeChocolatGame(LeChocolatRules):
     def from_json(self, d: Mapping[str, Any]) -> LeChocolatState:
         return state_from_json(self, d)
 
-    def state_to_string(self, s: LeChocolatState, player: int | None) -> str:
-        return state_to_string(self, s, player)
+    def legend(self) -> str:
+        return HELP
+
+    def state_to_string(
+        self, s: LeChocolatState, player: int | None, ended: str | None = None
+    ) -> str:
+        return state_to_string(self, s, player, ended)
 
 
 __all__ = ["LeChocolatGame", "LeChocolatRules", "LeChocolatState"]

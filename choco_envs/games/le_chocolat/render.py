@@ -25,6 +25,19 @@ from choco_envs.games.le_chocolat.rules import (
 )
 
 
+#: the key shown by `?` at the terminal prompt
+HELP = """Le Chocolat board codes
+  columns a-g, rows 1-5; a cell shows the tile's face as its viewer knows it:
+    AL almond  CA cashew  PI pistachio  OR orange  MA macadamia  RA raspberry
+    capitals    the flavour side is face up (everyone sees it)
+    lower case  your own claimed tile whose flavour side is face down (only you know it),
+                or any tile once the game is over
+    ..          a blank face up; its other side is unknown to you
+    --          a tile you know is blank on both sides
+  a digit after a cell (0 or 1): the player who claimed it
+  | and ---    the edges between chunks (a split cuts one chunk along a full line)"""
+
+
 def short_names(flavors: tuple[str, ...]) -> list[str]:
     """Two-letter names, unique: ``AL`` for almond, ``CA`` for cashew..."""
     out: list[str] = []
@@ -110,8 +123,11 @@ def hand_text(game: LeChocolatRules, s: LeChocolatState, seat: int, viewer: int 
     return text + (f"; {unknown} blank face(s) up, back unknown" if unknown else "")
 
 
-def state_to_string(game: LeChocolatRules, s: LeChocolatState, viewer: int | None) -> str:
-    """What ``viewer`` (None: a spectator) may see."""
+def state_to_string(
+    game: LeChocolatRules, s: LeChocolatState, viewer: int | None, ended: str | None = None
+) -> str:
+    """What ``viewer`` (None: a spectator) may see; ``ended`` (an illegal move ended the
+    game) is said in place of who is to act."""
     names = game.components.flavors
     view = "spectator" if viewer is None else f"player_{viewer}"
     lines = [f"Le Chocolat ({view}'s view) - {card_text(game, s)}"]
@@ -119,7 +135,9 @@ def state_to_string(game: LeChocolatRules, s: LeChocolatState, viewer: int | Non
     lines.append(f"boxed tile shows {box}")
     lines += grid_lines(game, s, viewer)
     lines += [hand_text(game, s, seat, viewer) for seat in (0, 1)]
-    if s.phase == OVER:
+    if ended:
+        lines.append(f"game over: {ended}")
+    elif s.phase == OVER:
         scores = game.scores(s)
         lines.append(
             f"game over: scores {scores[0]:g} - {scores[1]:g}, tiles claimed "

@@ -103,7 +103,7 @@ class ToyRaceGame(Game[ToyState]):
     def action_to_string(self, s: ToyState, action: int) -> str:
         return ACTION_NAMES[action]
 
-    def state_to_string(self, s: ToyState, player: int | None) -> str:
+    def state_to_string(self, s: ToyState, player: int | None, ended: str | None = None) -> str:
         lines = [f"Secret race, turn {s.turn + 1} of {self.max_steps}"]
         for i, total in enumerate(s.totals):
             bonus = str(s.bonus[i]) if i == player else "?"

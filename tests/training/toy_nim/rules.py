@@ -112,5 +112,5 @@ class ToyNim(Game[NimState]):
     def action_to_string(self, s: NimState, action: int) -> str:
         return f"take {action + 1}"
 
-    def state_to_string(self, s: NimState, player: int | None) -> str:
+    def state_to_string(self, s: NimState, player: int | None, ended: str | None = None) -> str:
         return f"{s.stones} stones, player_{s.player} to move"
