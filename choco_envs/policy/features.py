@@ -174,10 +174,56 @@ CHOCOLATES_TRUTH = FeatureFunction(
     _chocolates_truth,
 )
 
+
+def _chocolatiers_affordable(game: Any, encoder: str) -> Features:
+    """Chocolatiers: for each tile row of the ``flat`` observation (the line or stack
+    tops, the tile being boxed, each seat's reserved tile), what the seat's own hand can
+    do about it by the rules' cheapest payment: payable now, the chocolates it cannot pay
+    (/ 4) and the cards the cheapest payment uses (/ 8); 0s where the row is empty."""
+    from choco_envs.games.chocolatiers.rules import NT, cheapest_payment
+
+    if game.spec.env_id != "chocolatiers_v1" or encoder != "flat":
+        raise ConfigError(
+            "chocolatiers_affordable reads chocolatiers_v1's 'flat' observation "
+            f"(not {game.spec.env_id}'s {encoder!r})"
+        )
+    lay = game.encoder("flat").layout
+    per_type = float(max(game.components.card_counts))
+    hand0 = lay["cards_0"].start
+    tiles = lay["tiles"]
+    row_size = 2 + NT + 4 * (NT + 1)
+    rows = (tiles.stop - tiles.start) // row_size
+
+    def compute(obs: np.ndarray) -> np.ndarray:
+        out = np.zeros((obs.shape[0], 3 * rows), dtype=np.float32)
+        for i, row in enumerate(obs.reshape(obs.shape[0], -1)):
+            hand = [int(round(v * per_type)) for v in row[hand0 : hand0 + NT]]
+            for r in range(rows):
+                at = tiles.start + r * row_size
+                if row[at] < 0.5:
+                    continue
+                cost = [int(round(v * 4)) for v in row[at + 2 : at + 2 + NT]]
+                used, missing = cheapest_payment(hand, 0, cost)
+                out[i, 3 * r : 3 * r + 3] = (missing == 0, missing / 4, used / 8)
+        return out
+
+    return Features(3 * rows, compute)
+
+
+CHOCOLATIERS_AFFORDABLE = FeatureFunction(
+    "chocolatiers_affordable",
+    1,
+    "Chocolatiers (flat): for each tile on offer, being boxed or reserved, whether the "
+    "seat's own hand pays it now, the chocolates it cannot pay and the cards the cheapest "
+    "payment uses (the rules' cheapest_payment)",
+    _chocolatiers_affordable,
+)
+
 #: every feature function, by name (listed explicitly)
 FEATURES: dict[str, FeatureFunction] = {
     FIELD_TOTALS.name: FIELD_TOTALS,
     CHOCOLATES_TRUTH.name: CHOCOLATES_TRUTH,
+    CHOCOLATIERS_AFFORDABLE.name: CHOCOLATIERS_AFFORDABLE,
 }
 
 

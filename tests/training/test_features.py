@@ -213,3 +213,33 @@ def test_chocolates_truth_refuses_other_envs() -> None:
 
     with pytest.raises(ConfigError, match="chocolates_v0's 'flat'"):
         PolicyInputs(choco_envs.make("le_chocolat_v0").unwrapped.game, "flat", "chocolates_truth")
+
+
+@pytest.mark.parametrize("edition", ["standard", "classic"])
+def test_chocolatiers_affordable_is_the_rules_payment_of_the_own_hand(edition: str) -> None:
+    """What the feature says a line tile costs the seat is what the rules' payable and
+    cheapest_payment say of the seat's real hand, at every step of a random game."""
+    import random
+
+    import choco_envs
+    from choco_envs.games.chocolatiers.rules import NT, cheapest_payment
+    from choco_envs.policy.features import PolicyInputs
+
+    env = choco_envs.make("chocolatiers_v1", edition=edition)
+    env.reset(seed=1)
+    game = env.unwrapped.game
+    inputs = PolicyInputs(game, "flat", "chocolatiers_affordable")
+    rng = random.Random(3)
+    checked = 0
+    while not env.unwrapped.game_over() and checked < 400:
+        s = env.unwrapped.state_
+        extra = inputs.encode(s, s.player)[inputs.obs_size :]
+        for slot, tile in enumerate(s.display):
+            if tile >= 0:
+                used, missing = cheapest_payment(s.hand, s.player * NT, game.tile_cost[tile])
+                assert extra[3 * slot] == (missing == 0)
+                assert extra[3 * slot + 1] == pytest.approx(missing / 4)
+                assert extra[3 * slot + 2] == pytest.approx(used / 8)
+                checked += 1
+        env.step(rng.choice(env.unwrapped.legal_actions()))
+    assert checked >= 100

@@ -24,7 +24,6 @@ from choco_envs.games.le_chocolat.rules import (
     LeChocolatState,
 )
 
-
 #: the key shown by `?` at the terminal prompt
 HELP = """Le Chocolat board codes
   columns a-g, rows 1-5; a cell shows the tile's face as its viewer knows it:
