@@ -294,7 +294,7 @@ def load_policy(
             f"{missing[:5]}, unexpected {unexpected[:5]}, other shapes "
             f"{[(k, list(shapes[k]), list(expected[k])) for k in wrong[:3]]})"
         )
-    model = ActorCritic(config)
+    model = ActorCritic(config, initialise=False)  # every weight is loaded next
     try:
         model.load_state_dict(load_file(str(path), device="cpu"), strict=True)
     except (SafetensorError, RuntimeError, OSError, ValueError) as err:

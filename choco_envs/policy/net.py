@@ -183,7 +183,11 @@ def parameter_shapes(config: NetConfig) -> dict[str, tuple[int, ...]]:
     return shapes
 
 
-def _layer(layer: nn.Module, std: float = float(np.sqrt(2)), bias: float = 0.0) -> nn.Module:
+def _as_is(layer: nn.Module, std: float = 0.0, bias: float = 0.0) -> nn.Module:
+    return layer
+
+
+def _orthogonal(layer: nn.Module, std: float = float(np.sqrt(2)), bias: float = 0.0) -> nn.Module:
     """Orthogonal initialisation, as in CleanRL."""
     if isinstance(layer, (nn.Linear, nn.Conv2d)):
         nn.init.orthogonal_(layer.weight, std)
@@ -197,10 +201,14 @@ class ActorCritic(nn.Module):
 
     action_index: torch.Tensor | None
 
-    def __init__(self, config: NetConfig) -> None:
+    def __init__(self, config: NetConfig, initialise: bool = True) -> None:
+        """``initialise=False`` skips the orthogonal initialisation (a QR decomposition per
+        layer, most of the time a big network takes to build) for a network whose weights
+        are loaded next."""
         super().__init__()
         check_config(config)
         self.config = config
+        _layer = _orthogonal if initialise else _as_is
         self.conv = nn.Sequential()
         self.action_conv: nn.Module | None = None
         self.register_buffer("action_index", None, persistent=False)
