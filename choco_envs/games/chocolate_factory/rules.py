@@ -139,6 +139,18 @@ class FactoryState:
     __hash__ = None  # type: ignore[assignment]
 
 
+LEGEND = """Chocolate Factory board codes:
+  phase        pick (take dice), pack (fill a package), variety (choose a new recipe)
+  roller       the seat who rolled this round's dice; 'shift time left' counts the rolls left
+  dice         each die face with (xN) the number showing it, by die colour: quantity,
+               ingredient, machine, special
+  station k    one of a player's 4 stations: its variety (tier), 'missing' ingredient/needed,
+               machines (+ placed, - still needed), the special die placed or open
+  applications master applications held / the maximum; 'masters hired' counts hires
+  packages      the shared packages: variety fill/4 and who put how many chocolates in
+"""
+
+
 class ChocolateFactoryGame(Game[FactoryState]):
     """Chocolate Factory for 2 to 6 players; see the module docstring."""
 
@@ -520,14 +532,25 @@ class ChocolateFactoryGame(Game[FactoryState]):
             return f"special {cp.SPECIALS[face]} -> station {st}"
         return f"hire the master as {cp.MACHINES[face]} -> station {st}"
 
-    def state_to_string(self, s: FactoryState, player: int | None) -> str:
-        """Everything is public, so every seat sees the same text."""
+    def legend(self) -> str:
+        return LEGEND
+
+    def state_to_string(
+        self, s: FactoryState, player: int | None, ended: str | None = None
+    ) -> str:
+        """Everything is public, so every seat sees the same text. ``ended`` (an illegal-move
+        ending, from the env) is said in place of who is to act; so is the natural end."""
         n = self.num_players
         d = s.dice
+        if ended is not None:
+            status = f"game over: {ended}"
+        elif self.is_over(s):
+            status = "game over"
+        else:
+            status = f"to act: player_{self.current_player(s)}"
         lines = [
             f"Chocolate Factory, {n} players, phase {PHASE_NAMES[s.phase]}, roller "
-            f"player_{s.roller}, to act: player_{self.current_player(s)}, shift time left "
-            f"{s.time_left} rolls",
+            f"player_{s.roller}, {status}, shift time left {s.time_left} rolls",
             "dice: quantity "
             + " ".join(f"{cp.QUANTITY_FACES[q]}(x{d[q]})" for q in range(6) if d[q])
             + " | ingredient "
