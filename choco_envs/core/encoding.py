@@ -113,10 +113,7 @@ class Encoder(Generic[S]):
     (for a flat vector, entries; for planes of shape (C, H, W), channels).
     ``fill(state, player, out)`` writes into a zeroed float32 array of that shape, and
     every value stays within the bounds its layout field declares. ``action_planes``
-    (planes encoders only, optional) places the actions on the board. ``action_fields``
-    (flat encoders, optional) names the fields whose entries belong to consecutive
-    actions: field name -> the action of its first entry (a network may add such an entry
-    straight to its action's logit, ``NetConfig.action_features``).
+    (planes encoders only, optional) places the actions on the board.
     """
 
     def __init__(
@@ -127,18 +124,9 @@ class Encoder(Generic[S]):
         fill: Callable[[S, int, np.ndarray], None],
         description: str = "",
         action_planes: ActionPlanes | None = None,
-        action_fields: dict[str, int] | None = None,
     ) -> None:
         self.name = name
         self.action_planes = action_planes
-        self.action_fields = dict(action_fields or {})
-        names = {f.name for f in layout.fields}
-        for field_name, first in self.action_fields.items():
-            if field_name not in names or len(shape) != 1 or first < 0:
-                raise ValueError(
-                    f"encoder {name!r}: action field {field_name!r} (first action {first}) "
-                    "must be a field of a flat layout and start at an action >= 0"
-                )
         self.shape = shape
         self.layout = layout
         self._fill = fill
