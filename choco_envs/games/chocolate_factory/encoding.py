@@ -41,7 +41,7 @@ from choco_envs.games.chocolate_factory.rules import (
 )
 
 if TYPE_CHECKING:
-    from choco_envs.games.chocolate_factory.rules import ChocolateFactoryGame
+    from choco_envs.games.chocolate_factory.rules import ChocolateFactoryRules
 
 __all__ = ["NUM_ACTIONS", "action_ranges", "flat_encoder"]
 
@@ -71,7 +71,7 @@ def action_ranges() -> list[tuple[int, int, str]]:
     ]
 
 
-def _station_table(game: ChocolateFactoryGame) -> np.ndarray:
+def _station_table(game: ChocolateFactoryRules) -> np.ndarray:
     """Rows by ``(variety + 1) * 128 + placed * 2 + special``: variety one-hot (9),
     machines needed (6), machines placed (6), special placed (1)."""
     table = np.zeros((10 * 128, 22), dtype=np.float32)
@@ -99,7 +99,7 @@ def _package_table() -> np.ndarray:
     return table
 
 
-def _layout(game: ChocolateFactoryGame) -> Layout:
+def _layout(game: ChocolateFactoryRules) -> Layout:
     n = game.num_players
     lay = Layout()
     lay.add("dice_quantity", 6, "quantity dice left per face 1..5, joker (/ players)")
@@ -140,7 +140,7 @@ def _layout(game: ChocolateFactoryGame) -> Layout:
     return lay
 
 
-def flat_encoder(game: ChocolateFactoryGame) -> Encoder[FactoryState]:
+def flat_encoder(game: ChocolateFactoryRules) -> Encoder[FactoryState]:
     """The ``flat`` encoder: one float32 vector, every value in [0, 1]. Stations and
     packages are filled from lookup tables in a few numpy operations (the hot path)."""
     n, slots = game.num_players, game.slots

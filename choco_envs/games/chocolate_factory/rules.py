@@ -5,7 +5,7 @@ A roll: the roller's dice are rolled (one unit of shift time); the roller decide
 seat order picks one item from what is left or passes. A pick that finishes a variety is
 followed at once, by the same player, by packing the bar (when more than one package
 accepts it) and choosing the freed station's new variety. Dice are rolled with the ``rng``
-passed to :meth:`ChocolateFactoryGame.apply`; the state never holds future dice, so
+passed to :meth:`ChocolateFactoryRules.apply`; the state never holds future dice, so
 ``determinize`` is a copy (all information is public).
 
 Action ids are in :mod:`choco_envs.games.chocolate_factory.encoding` (table in the docs).
@@ -151,15 +151,13 @@ LEGEND = """Chocolate Factory board codes:
 """
 
 
-class ChocolateFactoryGame(Game[FactoryState]):
+class ChocolateFactoryRules(Game[FactoryState]):
     """Chocolate Factory for 2 to 6 players; see the module docstring."""
 
     spec = SPEC
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        from choco_envs.games.chocolate_factory import encoding
-
         n = self.num_players
         self.components: Components = load_components(self.config["components"])
         self.varieties = self.components.varieties
@@ -180,7 +178,6 @@ class ChocolateFactoryGame(Game[FactoryState]):
         self.num_actions = NUM_ACTIONS
         # per roll: rerolls, then per player a master, a pick and two finishings
         self.max_steps = self.total_rolls * (self.max_apps + 6 * n)
-        self.encoders = {"flat": encoding.flat_encoder(self)}
 
     # ------------------------------------------------------------------ setup
     def new_state(self, rng: random.Random) -> FactoryState:
@@ -535,9 +532,7 @@ class ChocolateFactoryGame(Game[FactoryState]):
     def legend(self) -> str:
         return LEGEND
 
-    def state_to_string(
-        self, s: FactoryState, player: int | None, ended: str | None = None
-    ) -> str:
+    def state_to_string(self, s: FactoryState, player: int | None, ended: str | None = None) -> str:
         """Everything is public, so every seat sees the same text. ``ended`` (an illegal-move
         ending, from the env) is said in place of who is to act; so is the natural end."""
         n = self.num_players

@@ -7,9 +7,9 @@ import random
 import numpy as np
 import pytest
 
+from choco_envs.bots.chocolate_factory.greedy import greedy_action
 from choco_envs.core.errors import RecordError
 from choco_envs.games.chocolate_factory import ChocolateFactoryGame
-from choco_envs.games.chocolate_factory.greedy import greedy_action
 from choco_envs.games.chocolate_factory.rules import PASS
 
 from .factory_helpers import V, fresh, set_dice, set_station
@@ -179,3 +179,37 @@ def test_observation_matches_the_layout_meanings(players: int) -> None:
                 break
             acts = game.legal_actions(s)
             game.apply(s, acts[int(rng.random() * len(acts))], rng)
+
+
+@pytest.mark.parametrize("tier", ["bronze", "silver", "gold"])
+def test_tier_bot_refills_only_with_its_tier(tier: str) -> None:
+    """The fixed-tier strategies of the balance check (RULINGS: "check it with bots, head to
+    head (always-Bronze against always-Silver, always-Gold and the free greedy bot)"):
+    `tier:tier=X` chooses a variety of tier X at every free station, and plays whole games."""
+    import choco_envs
+    from choco_envs import bots
+    from choco_envs.games.chocolate_factory.rules import CHOOSE, CHOOSE_VARIETY
+
+    env = choco_envs.make("chocolate_factory_v1", num_players=2)
+    env.reset(seed=3)
+    bot = bots.make(f"tier:tier={tier}", env_id="chocolate_factory_v1", seed=1)
+    game, chosen = env.unwrapped.game, []
+    for agent in env.agent_iter():
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+            continue
+        phase = env.unwrapped.state_.phase
+        action = bot.act(env)
+        if phase == CHOOSE_VARIETY:
+            chosen.append(game.tier[action - CHOOSE])
+        env.step(action)
+    index = ("bronze", "silver", "gold").index(tier)
+    assert chosen and set(chosen) == {index}
+
+
+def test_tier_bot_refuses_an_unknown_tier() -> None:
+    from choco_envs import bots
+    from choco_envs.core.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="platinum"):
+        bots.make("tier:tier=platinum", env_id="chocolate_factory_v1")

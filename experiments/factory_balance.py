@@ -1,4 +1,4 @@
-"""Tier balance check with bots: ``python -m choco_envs.games.chocolate_factory.balance``.
+"""Tier balance check with bots: ``python experiments/factory_balance.py``.
 
 RULINGS.md asks that recipes keep the tiers honest (points per pick comparable; always
 choosing Bronze not dominant). This plays greedy bots that refill freed stations only
@@ -12,10 +12,11 @@ import argparse
 import random
 from collections.abc import Callable
 
-from choco_envs.games.chocolate_factory.greedy import greedy_action
-from choco_envs.games.chocolate_factory.rules import PASS, ChocolateFactoryGame, FactoryState
+from choco_envs.bots.chocolate_factory.greedy import greedy_action
+from choco_envs.games.chocolate_factory import ChocolateFactoryGame
+from choco_envs.games.chocolate_factory.rules import PASS, ChocolateFactoryRules, FactoryState
 
-Policy = Callable[[ChocolateFactoryGame, FactoryState, random.Random], int]
+Policy = Callable[[ChocolateFactoryRules, FactoryState, random.Random], int]
 
 
 def tier_bot(tier: int) -> Policy:
@@ -24,7 +25,7 @@ def tier_bot(tier: int) -> Policy:
 
 
 def match(
-    game: ChocolateFactoryGame, policies: list[Policy], games: int, seed: int = 0
+    game: ChocolateFactoryRules, policies: list[Policy], games: int, seed: int = 0
 ) -> tuple[list[float], list[float]]:
     """Mean return and mean score of each policy, seats rotated every game."""
     rng = random.Random(seed)
@@ -44,7 +45,7 @@ def match(
 
 
 def points_per_pick(
-    game: ChocolateFactoryGame, games: int, seed: int = 1
+    game: ChocolateFactoryRules, games: int, seed: int = 1
 ) -> dict[int, tuple[float, ...]]:
     """Free greedy self-play: per tier, (bars, picks spent per bar, points per bar with
     refinements, points per pick). Picks at a station are counted until it finishes."""

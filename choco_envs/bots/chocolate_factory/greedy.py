@@ -25,7 +25,7 @@ from choco_envs.games.chocolate_factory.rules import (
     PASS,
     REROLL,
     SPECIAL,
-    ChocolateFactoryGame,
+    ChocolateFactoryRules,
     FactoryState,
 )
 
@@ -36,7 +36,7 @@ MACHINE_PICKS = 2.0
 
 
 def greedy_action(
-    game: ChocolateFactoryGame, state: FactoryState, rng: random.Random, tier: int | None = None
+    game: ChocolateFactoryRules, state: FactoryState, rng: random.Random, tier: int | None = None
 ) -> int:
     """The greedy action of the seat to act. ``tier`` (0..2) restricts new varieties to one
     tier (used to check that no tier dominates); None chooses freely."""
@@ -59,7 +59,7 @@ def _best(actions: list[int], value: Callable[[int], float], rng: random.Random)
     return best[int(rng.random() * len(best))]
 
 
-def estimated_picks(game: ChocolateFactoryGame, variety: int) -> float:
+def estimated_picks(game: ChocolateFactoryRules, variety: int) -> float:
     """Picks a variety needs on average: pairs per ingredient plus its machines."""
     quantities = game.quantities[variety]
     pairs = sum(math.ceil(q / MEAN_PAIR) for q in quantities if q)
@@ -67,7 +67,7 @@ def estimated_picks(game: ChocolateFactoryGame, variety: int) -> float:
     return pairs + MACHINE_PICKS * machines
 
 
-def variety_value(game: ChocolateFactoryGame, state: FactoryState, variety: int) -> float:
+def variety_value(game: ChocolateFactoryRules, state: FactoryState, variety: int) -> float:
     """Points (with the package bonus) per estimated pick, a little more when an open
     package of that variety already waits for bars."""
     tier = game.tier[variety]
@@ -79,7 +79,7 @@ def variety_value(game: ChocolateFactoryGame, state: FactoryState, variety: int)
     return points / estimated_picks(game, variety)
 
 
-def _pick_value(game: ChocolateFactoryGame, s: FactoryState, player: int, a: int) -> float:
+def _pick_value(game: ChocolateFactoryRules, s: FactoryState, player: int, a: int) -> float:
     if a == PASS:
         return 0.5 if s.apps[player] < game.max_apps else 0.1
     if a == REROLL:  # the roller rerolls when nothing helps, keeping one application
