@@ -137,6 +137,12 @@ def _layout(game: ChocolateFactoryRules) -> Layout:
     lay.add("reroll_open", 1, "nobody has picked from this roll yet")
     lay.add("pending_bar", 9, "variety of the bar being packed / station being refilled")
     lay.add("pending_station", 4, "the to-act player's freed station")
+    lay.add(
+        "resume_pick",
+        1,
+        "at the pack and choose steps: 1 when the same player picks again afterwards (the "
+        "master finished the variety), 0 when the next seat picks",
+    )
     return lay
 
 
@@ -206,6 +212,7 @@ def flat_encoder(game: ChocolateFactoryRules) -> Encoder[FactoryState]:
         v.append(float(s.pick_index == 0 and not over))
         v += _VARIETY[s.pending_variety]
         v += station_rows[s.pending_station]
+        v.append(float(s.resume_pick and s.phase in (1, 2)))
         return v
 
     return Encoder("flat", (lay.size,), lay, fill, "flat vector, relative to the observer")

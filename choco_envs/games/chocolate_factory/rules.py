@@ -262,10 +262,28 @@ class ChocolateFactoryRules(Game[FactoryState]):
         if s.phase == PICK:
             return self._pick_actions(s)
         if s.phase == PACK_BAR:
-            return [PACK + k for k in self._package_options(s, s.pending_variety)]
+            packs = [PACK + k for k in self._package_options(s, s.pending_variety)]
+            return self._master_actions(s) + packs
         if s.phase == CHOOSE_VARIETY:
-            return list(range(CHOOSE, CHOOSE + len(self.varieties)))
+            chooses = list(range(CHOOSE, CHOOSE + len(self.varieties)))
+            return self._master_actions(s) + chooses
         return []
+
+    def _master_actions(self, s: FactoryState) -> list[int]:
+        """The master placements open to the player to act ("Du holst sie jederzeit":
+        at any of their decision points), under the machine die's placement rule."""
+        p = (s.roller + s.pick_index) % self.num_players
+        if s.apps[p] != self.max_apps:
+            return []
+        acts: list[int] = []
+        for st in range(STATIONS):
+            k = p * 4 + st
+            v = s.variety[k]
+            if v < 0:
+                continue
+            open_machines = self.machine_mask[v] & ~s.placed[k]
+            acts.extend(MASTER + st * 6 + m for m in range(6) if open_machines >> m & 1)
+        return acts
 
     def legal_mask(self, s: FactoryState) -> np.ndarray:
         mask = np.zeros(NUM_ACTIONS, dtype=bool)
@@ -325,6 +343,8 @@ class ChocolateFactoryRules(Game[FactoryState]):
         """Why the rules refuse action ``a`` now, or None if they allow it."""
         if s.phase == OVER:
             return "the game is over"
+        if s.phase in (PACK_BAR, CHOOSE_VARIETY) and MASTER <= a < PASS:
+            return self._master_refusal(s, a)
         if s.phase == PACK_BAR:
             if PACK <= a < CHOOSE and a - PACK in self._package_options(s, s.pending_variety):
                 return None
@@ -343,6 +363,8 @@ class ChocolateFactoryRules(Game[FactoryState]):
         kind, st, face = _decode_station_action(a)
         k = p * 4 + st
         v = s.variety[k]
+        if kind == "master":
+            return self._master_refusal(s, a)
         if kind == "pair":
             ingredient, q = divmod(face, 6)
             return self._pair_refusal(s, k, ingredient, q)
@@ -357,10 +379,22 @@ class ChocolateFactoryRules(Game[FactoryState]):
             return "machines go only to Silver or Gold stations whose recipe uses them"
         if s.placed[k] >> face & 1:
             return "the station already has a machine for that ingredient"
-        if kind == "machine":
-            return None if s.dice[DM + face] else "no such machine die is left in the roll"
+        return None if s.dice[DM + face] else "no such machine die is left in the roll"
+
+    def _master_refusal(self, s: FactoryState, a: int) -> str | None:
+        """The master: the maximum of applications, and the machine placement rule."""
+        p = self.current_player(s)
+        _, st, face = _decode_station_action(a)
+        k = p * 4 + st
+        v = s.variety[k]
         if s.apps[p] != self.max_apps:
             return f"the master needs {self.max_apps} applications"
+        if v < 0:
+            return "the station is free: it has no recipe for a machine yet"
+        if not self.machine_mask[v] >> face & 1:
+            return "machines go only to Silver or Gold stations whose recipe uses them"
+        if s.placed[k] >> face & 1:
+            return "the station already has a machine for that ingredient"
         return None
 
     def _pair_refusal(self, s: FactoryState, k: int, ingredient: int, q: int) -> str | None:
@@ -380,7 +414,9 @@ class ChocolateFactoryRules(Game[FactoryState]):
         if reason is not None:
             raise self.illegal(s, a, reason)
         p = self.current_player(s)
-        if s.phase == PACK_BAR:
+        if s.phase != PICK and MASTER <= a < PASS:
+            self._hire_between(s, p, a)
+        elif s.phase == PACK_BAR:
             self._pack(s, p, a - PACK)
             self._after_pack(s)
         elif s.phase == CHOOSE_VARIETY:
@@ -421,6 +457,15 @@ class ChocolateFactoryRules(Game[FactoryState]):
                 return
         if kind != "master":
             self._next_picker(s, rng)
+
+    def _hire_between(self, s: FactoryState, p: int, a: int) -> None:
+        """The master hired at the pack or choose step: placed at once; the player then
+        continues the step she interrupted. A variety she completes is finished as soon as
+        the pending bar's station has its new variety (see :meth:`_choose`)."""
+        _, st, face = _decode_station_action(a)
+        s.apps[p] = 0
+        s.masters[p] += 1
+        s.placed[p * 4 + st] |= 1 << face
 
     def _station_done(self, s: FactoryState, k: int) -> bool:
         v = s.variety[k]
@@ -487,6 +532,12 @@ class ChocolateFactoryRules(Game[FactoryState]):
         s.missing[k * 6 : k * 6 + 6] = self.quantities[v]
         s.pending_station = s.pending_variety = -1
         s.phase = PICK
+        for st in range(STATIONS):  # a variety the master completed meanwhile
+            kk = p * 4 + st
+            if s.variety[kk] >= 0 and self._station_done(s, kk):
+                self._finish_variety(s, p, st)
+                if s.phase != PICK:
+                    return
         if not s.resume_pick:
             self._next_picker(s, rng)
 

@@ -10,7 +10,7 @@ import pytest
 from choco_envs.bots.chocolate_factory.greedy import greedy_action
 from choco_envs.core.errors import RecordError
 from choco_envs.games.chocolate_factory import ChocolateFactoryGame
-from choco_envs.games.chocolate_factory.rules import PASS
+from choco_envs.games.chocolate_factory.rules import MACHINE, MASTER, PASS
 
 from .factory_helpers import V, fresh, set_dice, set_station
 
@@ -213,3 +213,35 @@ def test_tier_bot_refuses_an_unknown_tier() -> None:
 
     with pytest.raises(ConfigError, match="platinum"):
         bots.make("tier:tier=platinum", env_id="chocolate_factory_v1")
+
+
+def test_observation_says_who_picks_after_the_variety_choice() -> None:
+    """RULINGS: the master is hired 'without using their pick', so after she finishes a
+    variety her owner picks again; after a normal pick the next seat does. Two reachable
+    choose-step states differing only in that must be told apart by every encoder."""
+    from .factory_helpers import fresh, set_dice, set_station
+
+    game, s = fresh(2)
+    set_station(game, s, 0, 0, "truffle", missing={"cocoa": 0, "butter": 0, "milk": 0},
+                machines=("cocoa", "butter"))  # fmt: skip
+    s.apps[0] = game.max_apps
+    set_dice(s)
+    by_master = s.copy()
+    game.apply(by_master, MASTER + 0 * 6 + 1, random.Random(0))  # master as the kettle
+    by_pick = s.copy()
+    set_station(game, by_pick, 0, 0, "truffle", missing={"cocoa": 0, "butter": 0, "milk": 0},
+                machines=("cocoa", "butter"))  # fmt: skip
+    by_pick.dice[12 + 1] = 1  # a kettle die
+    game.apply(by_pick, MACHINE + 0 * 6 + 1, random.Random(0))
+    by_pick.apps[0] = 0
+    by_pick.masters[0] = 1
+    by_pick.dice = by_master.dice[:]
+    diff = [n for n in by_pick.__slots__ if getattr(by_pick, n) != getattr(by_master, n)]
+    assert diff == ["resume_pick"]
+    for name, encoder in game.encoders.items():
+        for player in range(2):
+            a = np.zeros(encoder.shape, dtype=np.float32)
+            b = np.zeros(encoder.shape, dtype=np.float32)
+            encoder.fill(by_master, player, a)
+            encoder.fill(by_pick, player, b)
+            assert not np.array_equal(a, b), name

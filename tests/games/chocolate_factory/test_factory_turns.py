@@ -14,12 +14,14 @@ from choco_envs.games.chocolate_factory.rules import (
     DM,
     DQ,
     DS,
+    PACK_BAR,
     PASS,
     PICK,
     REROLL,
 )
 
 from .factory_helpers import (
+    V,
     choose,
     fresh,
     machine,
@@ -325,3 +327,72 @@ def test_freed_station_owner_chooses_tier_and_variety() -> None:
     ]  # fmt: skip
     game.apply(s, choose("chocolate_cake"), rng)
     assert s.variety[1] == 7 and game.current_player(s) == 1
+
+
+def test_master_at_the_pack_and_choose_steps_then_the_step_continues() -> None:
+    """Rulebook: 'Du holst sie jederzeit, das kostet keine Wahl.' RULINGS: 'a player
+    holding the maximum of applications may, at any of their decision points and without
+    using their pick, spend them all to place the master ... under the same placement rule
+    as a machine die.' Here she is hired at the choose step that follows a finished bar;
+    the same player then chooses the variety, and the next seat picks."""
+    game, s = fresh(2)
+    set_station(game, s, 0, 0, "milk", missing={"cocoa": 1, "milk": 0})
+    set_station(game, s, 0, 1, "truffle", machines=("cocoa",))
+    set_station(game, s, 0, 2, "milk")
+    set_station(game, s, 0, 3, "gold_bar")
+    s.apps[0] = game.max_apps
+    set_dice(s, quantity={"1": 2}, ingredient={"cocoa": 2})
+    rng = random.Random(0)
+    game.apply(s, pair(0, "cocoa", "1"), rng)  # milk finished, packed, choose step
+    assert s.phase == CHOOSE_VARIETY and game.current_player(s) == 0
+    legal = game.legal_actions(s)
+    assert master(1, "milk") in legal and master(1, "cocoa") not in legal  # placed already
+    assert master(2, "cocoa") not in legal  # Bronze: no machines
+    assert master(0, "cocoa") not in legal  # the freed station has no recipe yet
+    game.apply(s, master(1, "milk"), rng)
+    assert s.phase == CHOOSE_VARIETY and game.current_player(s) == 0  # the step continues
+    assert s.apps[0] == 0 and s.masters[0] == 1
+    game.apply(s, choose("dark"), rng)
+    assert game.current_player(s) == 1  # a normal pick preceded: the next seat picks
+
+
+def test_master_at_the_pack_step() -> None:
+    """RULINGS: the master 'at any of their decision points'; the pack step is one (a
+    finished bar with two packages that accept it)."""
+    game, s = fresh(2)
+    set_station(game, s, 0, 0, "milk", missing={"cocoa": 1, "milk": 0})
+    set_station(game, s, 0, 1, "truffle")
+    s.pkg_variety[0], s.pkg_fill[0], s.pkg_owners[0] = V["milk"], 1, 1
+    s.apps[0] = game.max_apps
+    set_dice(s, quantity={"1": 2}, ingredient={"cocoa": 2})
+    rng = random.Random(0)
+    game.apply(s, pair(0, "cocoa", "1"), rng)
+    assert s.phase == PACK_BAR
+    assert master(1, "butter") in game.legal_actions(s)
+    game.apply(s, master(1, "butter"), rng)
+    assert s.phase == PACK_BAR and game.current_player(s) == 0
+    refused(game, s, master(1, "milk"))  # applications spent
+
+
+def test_master_completing_a_variety_at_the_choose_step_finishes_it_next() -> None:
+    """RULINGS: 'A variety is finished when everything is delivered (and ... every
+    ingredient has its machine). Its owner packs the bar at once.' The master hired at a
+    choose step completes another variety: once the freed station has its variety, that
+    one is finished and packed, and its station refilled, by the same player."""
+    game, s = fresh(2)
+    set_station(game, s, 0, 0, "milk", missing={"cocoa": 1, "milk": 0})
+    set_station(
+        game, s, 0, 1, "truffle", missing={"cocoa": 0, "butter": 0, "milk": 0},
+        machines=("cocoa", "butter"),
+    )  # fmt: skip
+    s.apps[0] = game.max_apps
+    set_dice(s, quantity={"1": 2}, ingredient={"cocoa": 2})
+    rng = random.Random(0)
+    game.apply(s, pair(0, "cocoa", "1"), rng)
+    game.apply(s, master(1, "milk"), rng)
+    finished = s.finished[0]
+    game.apply(s, choose("dark"), rng)
+    assert s.finished[0] == finished + 1 and s.phase == CHOOSE_VARIETY
+    assert s.pending_station == 1 and game.current_player(s) == 0
+    game.apply(s, choose("milk"), rng)
+    assert game.current_player(s) == 1
