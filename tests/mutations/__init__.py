@@ -13,6 +13,7 @@ guard, are not run). A mutation that no test kills is a *survivor*: a rule witho
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -25,3 +26,12 @@ class Mutation:
     old: str
     new: str
     rule: str
+
+
+def mutations_in(path: str) -> Callable[[str, str, str, str], Mutation]:
+    """A maker of :class:`Mutation` for one file: ``rule(name, old, new, what)``."""
+
+    def rule(name: str, old: str, new: str, what: str) -> Mutation:
+        return Mutation(name, path, old, new, what)
+
+    return rule

@@ -5,13 +5,10 @@ tests/games/chocolate_factory kills every one."""
 
 from __future__ import annotations
 
-from tests.mutations import Mutation
+from tests.mutations import mutations_in
 
 RULES = "choco_envs/games/chocolate_factory/rules.py"
-
-
-def rule(name: str, old: str, new: str, what: str, path: str = RULES) -> Mutation:
-    return Mutation(name, path, old, new, what)
+rule = mutations_in(RULES)
 
 
 MUTATIONS = [
