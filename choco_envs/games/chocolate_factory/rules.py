@@ -15,13 +15,11 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from choco_envs.core.errors import RecordError
-from choco_envs.core.game import Game, require
+from choco_envs.core.game import Game
 from choco_envs.core.spec import GameSpec, Option
 from choco_envs.games.chocolate_factory import components as cp
 from choco_envs.games.chocolate_factory.components import Components, load_components
@@ -152,7 +150,9 @@ LEGEND = """Chocolate Factory board codes:
 
 
 class ChocolateFactoryRules(Game[FactoryState]):
-    """Chocolate Factory for 2 to 6 players; see the module docstring."""
+    """Chocolate Factory for 2 to 6 players; see the module docstring. The records
+    (``to_json`` / ``from_json``, in ``records.py``) and the encoders are added by
+    ``choco_envs.games.chocolate_factory.ChocolateFactoryGame``."""
 
     spec = SPEC
 
@@ -653,40 +653,6 @@ class ChocolateFactoryRules(Game[FactoryState]):
             f"player_{p} x{s.pkg_owners[k * n + p]}" for p in range(n) if s.pkg_owners[k * n + p]
         )
         return f"package {k}: {self.varieties[v].name} {s.pkg_fill[k]}/4 ({owners})"
-
-    # ------------------------------------------------------------------ records
-    def to_json(self, s: FactoryState) -> dict[str, Any]:
-        record: dict[str, Any] = {name: getattr(s, name) for name in FactoryState.INTS}
-        record.update({name: list(getattr(s, name)) for name in FactoryState.LISTS})
-        record["phase"] = PHASE_NAMES[s.phase]
-        return record
-
-    def from_json(self, d: Mapping[str, Any]) -> FactoryState:
-        n = self.num_players
-        sizes = {
-            "dice": 24, "variety": 4 * n, "missing": 24 * n, "placed": 4 * n,
-            "special": 4 * n, "pkg_variety": self.slots, "pkg_fill": self.slots,
-            "pkg_owners": self.slots * n,
-        }  # fmt: skip
-        s = FactoryState.__new__(FactoryState)
-        phase = require(d, "phase", str, "state")
-        if phase not in PHASE_NAMES:
-            raise RecordError(f"state.phase: {phase!r} is not one of {PHASE_NAMES}")
-        for name in FactoryState.INTS:
-            if name != "phase":
-                setattr(s, name, require(d, name, int, "state"))
-        s.phase = PHASE_NAMES.index(phase)
-        for name in FactoryState.LISTS:
-            values = require(d, name, list, "state")
-            size = sizes.get(name, n)
-            if len(values) != size or not all(
-                isinstance(x, int) and not isinstance(x, bool) for x in values
-            ):
-                raise RecordError(f"state.{name}: expected {size} ints, got {values!r}")
-            setattr(s, name, list(values))
-        if any(v < -1 or v >= len(self.varieties) for v in s.variety):
-            raise RecordError(f"state.variety: {s.variety!r} has an unknown variety index")
-        return s
 
 
 def _decode_station_action(a: int) -> tuple[str, int, int]:
