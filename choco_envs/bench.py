@@ -34,7 +34,7 @@ BENCH_CASES: list[tuple[str, dict[str, Any], float, float]] = [
     ("le_chocolat_v0", {"num_players": 2}, 1.5, 5.0),
     ("chocolatiers_v1", {"num_players": 4, "edition": "standard"}, 1.0, 2.0),
     ("chocolatiers_v1", {"num_players": 4, "edition": "classic"}, 1.0, 2.0),
-    ("chocolate_factory_v1", {"num_players": 4}, 1.0, 2.0),
+    ("chocolate_factory_v2", {"num_players": 4}, 1.0, 2.0),
 ]
 #: every encoder of every env, random AEC play, x connect_four_v3 (issue 21)
 ENCODER_BUDGET = 1.0

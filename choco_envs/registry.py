@@ -12,7 +12,7 @@ REGISTRY: dict[str, str] = {
     "chocolates_v0": "choco_envs.games.chocolates:ChocolatesGame",
     "le_chocolat_v0": "choco_envs.games.le_chocolat:LeChocolatGame",
     "chocolatiers_v1": "choco_envs.games.chocolatiers:ChocolatiersGame",
-    "chocolate_factory_v1": "choco_envs.games.chocolate_factory:ChocolateFactoryGame",
+    "chocolate_factory_v2": "choco_envs.games.chocolate_factory:ChocolateFactoryGame",
 }
 
 

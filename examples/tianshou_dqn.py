@@ -2,7 +2,7 @@
 
     pip install -e ".[tianshou]"
     python examples/tianshou_dqn.py --env-id chocolates_v0 --games 300
-    python examples/tianshou_dqn.py --env-id chocolate_factory_v1 --options num_players=3
+    python examples/tianshou_dqn.py --env-id chocolate_factory_v2 --options num_players=3
 
 The env is Tianshou's ``PettingZooEnv`` around the unmodified AEC env: each observation
 is ``{"agent_id", "obs", "mask"}``. The policy is Tianshou's ``DiscreteQLearningPolicy``

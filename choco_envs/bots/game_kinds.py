@@ -17,7 +17,7 @@ GAME_BOTS: dict[str, str] = {
     "chocolates_v0": "choco_envs.bots.chocolates",
     "le_chocolat_v0": "choco_envs.bots.le_chocolat",
     "chocolatiers_v1": "choco_envs.bots.chocolatiers",
-    "chocolate_factory_v1": "choco_envs.bots.chocolate_factory",
+    "chocolate_factory_v2": "choco_envs.bots.chocolate_factory",
 }
 #: kinds registered at run time for games made outside the package (tests, plug-ins)
 _REGISTERED: dict[str, dict[str, BotKind]] = {}

@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-ENVS = ("chocolates_v0", "le_chocolat_v0", "chocolatiers_v1", "chocolate_factory_v1")
+ENVS = ("chocolates_v0", "le_chocolat_v0", "chocolatiers_v1", "chocolate_factory_v2")
 #: a person's move request must be answered within this (the issue's bound, p95)
 P95_BUDGET_MS = 100.0
 

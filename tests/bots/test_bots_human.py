@@ -78,7 +78,7 @@ def test_question_mark_shows_the_games_legend() -> None:
 
 
 @pytest.mark.parametrize(
-    "env_id", ["chocolates_v0", "le_chocolat_v0", "chocolatiers_v1", "chocolate_factory_v1"]
+    "env_id", ["chocolates_v0", "le_chocolat_v0", "chocolatiers_v1", "chocolate_factory_v2"]
 )
 def test_every_game_has_a_legend_for_its_board_codes(env_id: str) -> None:
     """`?` at the prompt explains the board's codes (issue 18: `Bro`, `Pk^`, `Au#`, ...)."""

@@ -57,7 +57,7 @@ def test_play_refuses_a_bad_seat_and_an_unknown_env(capsys: pytest.CaptureFixtur
 def test_list_names_every_env(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["list", "--markdown"]) == 0
     out = capsys.readouterr().out
-    for env_id in ("chocolates_v0", "le_chocolat_v0", "chocolatiers_v1", "chocolate_factory_v1"):
+    for env_id in ("chocolates_v0", "le_chocolat_v0", "chocolatiers_v1", "chocolate_factory_v2"):
         assert f"| {env_id} |" in out
 
 

@@ -14,7 +14,7 @@ from .conftest import CONFIG_IDS, CONFIGS, ENV_IDS
 
 def test_the_ids_follow_pettingzoos_form() -> None:
     assert choco_envs.pettingzoo_id("chocolates_v0") == "choco/chocolates-v0"
-    assert choco_envs.pettingzoo_id("chocolate_factory_v1") == "choco/chocolate_factory-v1"
+    assert choco_envs.pettingzoo_id("chocolate_factory_v2") == "choco/chocolate_factory-v2"
 
 
 @pytest.mark.parametrize("configuration", CONFIGS, ids=CONFIG_IDS)

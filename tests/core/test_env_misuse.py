@@ -98,11 +98,11 @@ def test_numpy_ints_are_seeds_and_player_counts() -> None:
 @pytest.mark.parametrize("value", [0, 1, 1.0, "False", None])
 def test_a_bool_option_takes_a_bool_only(value: object) -> None:
     with pytest.raises(ConfigError, match=r"allowed values: True, False"):
-        choco_envs.make("chocolate_factory_v1", packages=value)
+        choco_envs.make("chocolate_factory_v2", packages=value)
 
 
 def test_numpy_bool_options_are_stored_as_python_bools_and_saved() -> None:
-    env = choco_envs.make("chocolate_factory_v1", packages=np.False_)
+    env = choco_envs.make("chocolate_factory_v2", packages=np.False_)
     assert env.unwrapped.game.config["packages"] is False
     env.reset(seed=2)
     assert env.unwrapped.save()["options"]["packages"] is False

@@ -109,7 +109,7 @@ def test_cleanrl_example_runs_and_its_file_plays_in_the_arena(env_id: str, tmp_p
     assert report["games_played"] >= 1
 
 
-@pytest.mark.parametrize("env_id", ["chocolatiers_v1", "chocolate_factory_v1"])
+@pytest.mark.parametrize("env_id", ["chocolatiers_v1", "chocolate_factory_v2"])
 def test_rllib_example_runs(env_id: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The other two envs train in tests/integrations/test_rllib_train.py."""
     pytest.importorskip("ray.rllib")

@@ -24,7 +24,7 @@ ENVS = [
     ("le_chocolat_v0", {}),
     ("le_chocolat_v0", {"observation": "planes"}),
     ("chocolatiers_v1", {"num_players": 2, "edition": "classic"}),
-    ("chocolate_factory_v1", {"num_players": 2}),
+    ("chocolate_factory_v2", {"num_players": 2}),
 ]
 
 

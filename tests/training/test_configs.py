@@ -38,7 +38,7 @@ def test_one_config_per_env_and_edition() -> None:
         "le_chocolat_v0/ppo.yaml",
         "chocolatiers_v1/ppo_standard.yaml",
         "chocolatiers_v1/ppo_classic.yaml",
-        "chocolate_factory_v1/ppo.yaml",
+        "chocolate_factory_v2/ppo.yaml",
     }
     editions = {build(Args, load_yaml(p)).options.get("edition") for p in CONFIGS}
     assert {"standard", "classic"} <= editions

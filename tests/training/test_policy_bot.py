@@ -95,10 +95,10 @@ def test_a_policy_bot_plays_on_worker_processes(tmp_path: Path) -> None:
     from choco_envs.policy.net import ActorCritic, NetConfig
     from choco_envs.registry import make_game
 
-    game = make_game("chocolate_factory_v1")
+    game = make_game("chocolate_factory_v2")
     shape = game.encoder("flat").shape
     torch.manual_seed(0)
-    meta = {"env_id": "chocolate_factory_v1", "version": game.spec.version,
+    meta = {"env_id": "chocolate_factory_v2", "version": game.spec.version,
             "options": {k: v for k, v in game.config.items() if v is not None},
             "encoder": "flat", "observation_shape": list(shape),
             "num_actions": game.num_actions, "steps_trained": 0, "arena": {},
@@ -106,7 +106,7 @@ def test_a_policy_bot_plays_on_worker_processes(tmp_path: Path) -> None:
     path = save_checkpoint(
         tmp_path / "f.safetensors", ActorCritic(NetConfig(shape, game.num_actions, (8,))), meta
     )
-    command = [sys.executable, "-m", "choco_envs.cli", "eval", "--env", "chocolate_factory_v1",
+    command = [sys.executable, "-m", "choco_envs.cli", "eval", "--env", "chocolate_factory_v2",
                "--bots", f"policy:{path}", "random", "--games", "4", "--workers", "2", "--quiet"]  # fmt: skip
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr

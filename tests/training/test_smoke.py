@@ -66,11 +66,11 @@ def test_launcher_trains_imitates_evaluates_and_writes_the_run_folder(tmp_path: 
 
 
 def test_choco_train_runs_a_shipped_config_into_runs(tmp_path: Path) -> None:
-    config = REPO / "configs" / "chocolate_factory_v1" / "ppo.yaml"
+    config = REPO / "configs" / "chocolate_factory_v2" / "ppo.yaml"
     args = ["train", "--config", str(config), *TINY, "--track", "false", "--keep-best", "false"]
     run_python(f"from choco_envs.cli import main\nraise SystemExit(main({args!r}))", tmp_path)
-    meta = read_metadata(tmp_path / "runs" / "chocolate_factory_v1__ppo" / "final.safetensors")
-    assert meta["env_id"] == "chocolate_factory_v1"
+    meta = read_metadata(tmp_path / "runs" / "chocolate_factory_v2__ppo" / "final.safetensors")
+    assert meta["env_id"] == "chocolate_factory_v2"
     assert meta["training"]["command"].startswith(f"choco train --config {config}")
     assert "--total-timesteps 1000" in meta["training"]["command"]
 

@@ -33,7 +33,7 @@ OPTIONS = {
     "chocolates_v0": {"num_players": 3},
     "le_chocolat_v0": {"scoring_card": "pairs"},
     "chocolatiers_v1": {"num_players": 3, "edition": "classic"},
-    "chocolate_factory_v1": {"num_players": 3, "packages": False},
+    "chocolate_factory_v2": {"num_players": 3, "packages": False},
 }
 
 

@@ -239,7 +239,7 @@ def test_a_friend_joins_by_link(browser: Any, page: Any, server: str) -> None:
         friend.close()
 
 
-@pytest.mark.parametrize("env_id", ["chocolatiers_v1", "chocolate_factory_v1"])
+@pytest.mark.parametrize("env_id", ["chocolatiers_v1", "chocolate_factory_v2"])
 def test_a_text_board_game_opens_and_plays_from_the_move_list(
     page: Any, server: str, env_id: str, shots: Path
 ) -> None:

@@ -1,10 +1,10 @@
-"""The bots of Chocolate Factory (``chocolate_factory_v1``), listed in ``BOTS`` (see
+"""The bots of Chocolate Factory (``chocolate_factory_v2``), listed in ``BOTS`` (see
 choco_envs.bots.game_kinds):
 
 | kind | bot |
 |---|---|
 | ``greedy`` | the beginner heuristic (``greedy.py``) |
-| ``tier[:tier=bronze|silver|gold]`` | the same heuristic refilling a freed station only with a variety of one tier (the fixed-tier strategies of the balance check, ``experiments/factory_balance.py``) |
+| ``tier[:tier=bronze|silver|gold]`` | the same heuristic refilling a freed station only with a variety of one tier (the fixed-tier strategies of the balance check, ``balance.py``) |
 """
 
 from __future__ import annotations

@@ -10,7 +10,6 @@ receives (a determinized copy) is all it needs.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable
 
@@ -29,10 +28,10 @@ from choco_envs.games.chocolate_factory.rules import (
     FactoryState,
 )
 
-#: expected amount delivered by one pair (faces 1..5 and a joker worth up to 6)
-MEAN_PAIR = 3.5
-#: machine dice are scarce: a machine is counted as this many picks when estimating
-MACHINE_PICKS = 2.0
+#: machine dice are scarce (one to three a roll): a machine is counted as this many picks
+MACHINE_PICKS = 1.5
+#: rolls a station waits, on average, for each pick it gets (see finish_chance)
+ROLLS_PER_PICK = 2.5
 
 
 def greedy_action(
@@ -43,12 +42,15 @@ def greedy_action(
     legal = game.legal_actions(state)
     if len(legal) == 1:
         return legal[0]
+    player = game.current_player(state)
+    masters = [a for a in legal if MASTER <= a < PASS]
+    if masters:  # the master is worth more than any pick: hired at once, at any step
+        return _best(masters, lambda a: _pick_value(game, state, player, a), rng)
     if state.phase == PACK_BAR:
         return _best(legal, lambda a: state.pkg_fill[a - PACK], rng)
     if state.phase == CHOOSE_VARIETY:
         allowed = [a for a in legal if tier is None or game.tier[a - CHOOSE] == tier]
         return _best(allowed, lambda a: variety_value(game, state, a - CHOOSE), rng)
-    player = game.current_player(state)
     return _best(legal, lambda a: _pick_value(game, state, player, a), rng)
 
 
@@ -59,24 +61,48 @@ def _best(actions: list[int], value: Callable[[int], float], rng: random.Random)
     return best[int(rng.random() * len(best))]
 
 
+def _pair_picks(most: int = 6) -> tuple[float, ...]:
+    """Expected pairs to deliver q of one ingredient (index q), when a pair's quantity must
+    fit what is missing: the faces that fit (1..min(q, 5) and the joker, which fills up
+    to 6) are taken as they come, each equally likely."""
+    table = [0.0]
+    for q in range(1, most + 1):
+        fits = [q - f for f in range(1, min(q, 5) + 1)] + [max(q - cp.JOKER_FILL, 0)]
+        table.append(1.0 + sum(table[r] for r in fits) / len(fits))
+    return tuple(table)
+
+
+#: expected pairs per quantity 0..6 (1.0, 1.33, 1.58, 1.78, 1.95, 2.28 for 1..6)
+PAIR_PICKS = _pair_picks()
+
+
 def estimated_picks(game: ChocolateFactoryRules, variety: int) -> float:
     """Picks a variety needs on average: pairs per ingredient plus its machines."""
-    quantities = game.quantities[variety]
-    pairs = sum(math.ceil(q / MEAN_PAIR) for q in quantities if q)
+    pairs = sum(PAIR_PICKS[q] for q in game.quantities[variety])
     machines = bin(game.machine_mask[variety]).count("1")
     return pairs + MACHINE_PICKS * machines
 
 
 def variety_value(game: ChocolateFactoryRules, state: FactoryState, variety: int) -> float:
     """Points (with the package bonus) per estimated pick, a little more when an open
-    package of that variety already waits for bars."""
+    package of that variety already waits for bars, and less for a variety unlikely to be
+    finished in the shift time left (it scores nothing unfinished)."""
     tier = game.tier[variety]
     points: float = game.points[variety]
     if game.packages_on:
         points += cp.PACKAGE_BONUS[tier] * 0.5
         if variety in state.pkg_variety:
             points += cp.PACKAGE_BONUS[tier] * 0.5
-    return points / estimated_picks(game, variety)
+    picks = estimated_picks(game, variety)
+    return points / picks * finish_chance(picks, state.time_left)
+
+
+def finish_chance(picks: float, rolls_left: int) -> float:
+    """A rough chance that a new variety needing ``picks`` is done in ``rolls_left`` rolls:
+    a station gets about one pick in ``ROLLS_PER_PICK`` rolls (the seat shares its pick
+    among its stations and the dice it needs are not always there)."""
+    needed = ROLLS_PER_PICK * picks
+    return 1.0 if rolls_left >= needed else (rolls_left / needed) ** 2
 
 
 def _pick_value(game: ChocolateFactoryRules, s: FactoryState, player: int, a: int) -> float:
@@ -105,4 +131,4 @@ def _pick_value(game: ChocolateFactoryRules, s: FactoryState, player: int, a: in
     return 20.0 + near + (10.0 if finishes else 0.0)
 
 
-__all__ = ["estimated_picks", "greedy_action", "variety_value"]
+__all__ = ["estimated_picks", "finish_chance", "greedy_action", "variety_value"]

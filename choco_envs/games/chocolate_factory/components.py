@@ -81,10 +81,10 @@ DEFAULT_COMPONENTS: dict[str, Any] = {
         {"name": "fruit_pralines", "german": "Fruchtpralinen", "tier": "silver", "points": 7,
          "special": "sea_salt", "recipe": {"fruit": 2, "cocoa": 2, "sugar": 2}},
         {"name": "chocolate_cake", "german": "Schokoladentorte", "tier": "gold", "points": 14,
-         "special": "coffee", "recipe": {"cocoa": 4, "milk": 4, "sugar": 3, "butter": 3}},
+         "special": "coffee", "recipe": {"cocoa": 5, "milk": 5, "sugar": 4, "butter": 4}},
         {"name": "gold_bar", "german": "Schoko-Goldbarren", "tier": "gold", "points": 15,
          "special": "sea_salt",
-         "recipe": {"cocoa": 3, "butter": 3, "sugar": 3, "nuts": 3, "milk": 3}},
+         "recipe": {"cocoa": 4, "butter": 4, "sugar": 4, "nuts": 4, "milk": 4}},
     ],
     # packages in the whole game (the players + 2 open at the start included)
     "packages": {

@@ -47,9 +47,9 @@ PHASE_NAMES = ("pick", "pack", "choose", "over")
 EMPTY, CLOSED = -1, -2  # package slot variety when empty / when full with no supply left
 
 SPEC = GameSpec(
-    env_id="chocolate_factory_v1",
+    env_id="chocolate_factory_v2",
     name="Chocolate Factory",
-    version=1,
+    version=2,
     min_players=cp.MIN_PLAYERS,
     max_players=cp.MAX_PLAYERS,
     hidden_information=False,
@@ -360,7 +360,7 @@ class ChocolateFactoryRules(Game[FactoryState]):
             if s.pick_index != 0:
                 return "only the roller rerolls, before anyone has picked"
             return None if s.apps[p] > 0 else "a reroll costs an application; none left"
-        kind, st, face = _decode_station_action(a)
+        kind, st, face = decode_station_action(a)
         k = p * 4 + st
         v = s.variety[k]
         if kind == "master":
@@ -384,7 +384,7 @@ class ChocolateFactoryRules(Game[FactoryState]):
     def _master_refusal(self, s: FactoryState, a: int) -> str | None:
         """The master: the maximum of applications, and the machine placement rule."""
         p = self.current_player(s)
-        _, st, face = _decode_station_action(a)
+        _, st, face = decode_station_action(a)
         k = p * 4 + st
         v = s.variety[k]
         if s.apps[p] != self.max_apps:
@@ -432,7 +432,7 @@ class ChocolateFactoryRules(Game[FactoryState]):
             self._place(s, p, a, rng)
 
     def _place(self, s: FactoryState, p: int, a: int, rng: random.Random) -> None:
-        kind, st, face = _decode_station_action(a)
+        kind, st, face = decode_station_action(a)
         k = p * 4 + st
         if kind == "pair":
             ingredient, q = divmod(face, 6)
@@ -462,7 +462,7 @@ class ChocolateFactoryRules(Game[FactoryState]):
         """The master hired at the pack or choose step: placed at once; the player then
         continues the step she interrupted. A variety she completes is finished as soon as
         the pending bar's station has its new variety (see :meth:`_choose`)."""
-        _, st, face = _decode_station_action(a)
+        _, st, face = decode_station_action(a)
         s.apps[p] = 0
         s.masters[p] += 1
         s.placed[p * 4 + st] |= 1 << face
@@ -570,7 +570,7 @@ class ChocolateFactoryRules(Game[FactoryState]):
             return f"new variety {v.name} ({cp.TIERS[v.tier]}, {v.points} points)"
         if a >= PACK:
             return f"pack the bar into package {a - PACK}"
-        kind, st, face = _decode_station_action(a)
+        kind, st, face = decode_station_action(a)
         if kind == "pair":
             ingredient, q = divmod(face, 6)
             return f"pair {cp.QUANTITY_FACES[q]} x {cp.INGREDIENTS[ingredient]} -> station {st}"
@@ -655,9 +655,10 @@ class ChocolateFactoryRules(Game[FactoryState]):
         return f"package {k}: {self.varieties[v].name} {s.pkg_fill[k]}/4 ({owners})"
 
 
-def _decode_station_action(a: int) -> tuple[str, int, int]:
-    """(kind, station, face) of an action below PASS; for a pair, face is
-    ``ingredient * 6 + quantity face``."""
+def decode_station_action(a: int) -> tuple[str, int, int]:
+    """(kind, station, face) of an action below PASS (kind: ``pair``, ``machine``,
+    ``special`` or ``master``); for a pair, face is ``ingredient * 6 + quantity face``.
+    Pure arithmetic on the action table, for bots and tools that read actions."""
     if a < MACHINE:
         st, face = divmod(a - PAIR, 36)
         return "pair", st, face

@@ -10,7 +10,7 @@ import pytest
 from choco_envs.bots.chocolate_factory.greedy import greedy_action
 from choco_envs.core.errors import RecordError
 from choco_envs.games.chocolate_factory import ChocolateFactoryGame
-from choco_envs.games.chocolate_factory.rules import MACHINE, MASTER, PASS
+from choco_envs.games.chocolate_factory.rules import CHOOSE_VARIETY, MACHINE, MASTER, PACK_BAR, PASS
 
 from .factory_helpers import V, fresh, set_dice, set_station
 
@@ -31,7 +31,8 @@ def test_observation_is_relative_to_the_observer() -> None:
     assert list(block[9:15]) == [1, 1, 1, 1, 1, 0]  # machines needed
     assert list(block[15:21]) == [0, 1, 0, 0, 0, 0] and block[21] == 1  # placed, special
     assert block[22 + 3] == pytest.approx(1 / 6)  # nuts missing 1
-    assert block[22 + 0] == pytest.approx(3 / 6)  # cocoa: the whole recipe
+    cocoa = game.quantities[V["gold_bar"]][0]
+    assert block[22 + 0] == pytest.approx(cocoa / 6)  # cocoa: the whole recipe
     from_0 = game.observe(s, 0)
     assert np.array_equal(station_block(game, from_0, 1, 2), block)
     lay = game.encoders["flat"].layout
@@ -161,6 +162,8 @@ def reference_observation(game: ChocolateFactoryGame, s, player: int) -> np.ndar
     if s.pending_variety >= 0:
         out[lay["pending_bar"].start + s.pending_variety] = 1
         out[lay["pending_station"].start + s.pending_station] = 1
+    # who picks after the pack / choose step: the same player after the master
+    out[lay["resume_pick"]] = float(s.resume_pick and s.phase in (PACK_BAR, CHOOSE_VARIETY))
     return out
 
 
@@ -190,9 +193,9 @@ def test_tier_bot_refills_only_with_its_tier(tier: str) -> None:
     from choco_envs import bots
     from choco_envs.games.chocolate_factory.rules import CHOOSE, CHOOSE_VARIETY
 
-    env = choco_envs.make("chocolate_factory_v1", num_players=2)
+    env = choco_envs.make("chocolate_factory_v2", num_players=2)
     env.reset(seed=3)
-    bot = bots.make(f"tier:tier={tier}", env_id="chocolate_factory_v1", seed=1)
+    bot = bots.make(f"tier:tier={tier}", env_id="chocolate_factory_v2", seed=1)
     game, chosen = env.unwrapped.game, []
     for agent in env.agent_iter():
         if env.terminations[agent] or env.truncations[agent]:
@@ -212,7 +215,7 @@ def test_tier_bot_refuses_an_unknown_tier() -> None:
     from choco_envs.core.errors import ConfigError
 
     with pytest.raises(ConfigError, match="platinum"):
-        bots.make("tier:tier=platinum", env_id="chocolate_factory_v1")
+        bots.make("tier:tier=platinum", env_id="chocolate_factory_v2")
 
 
 def test_observation_says_who_picks_after_the_variety_choice() -> None:

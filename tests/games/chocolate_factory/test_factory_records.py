@@ -743,7 +743,7 @@ def test_an_ending_by_time_needs_the_last_pick_made() -> None:
 
 def test_the_issue_examples_in_the_env_leave_it_unchanged() -> None:
     """A refused reset(options={"state": ...}) changes nothing and the env plays on."""
-    env = choco_envs.make("chocolate_factory_v1", illegal_action="raise")
+    env = choco_envs.make("chocolate_factory_v2", illegal_action="raise")
     env.reset(seed=4)
     env.step(env.unwrapped.legal_actions()[0])
     saved = env.unwrapped.save()

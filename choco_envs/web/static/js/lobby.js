@@ -10,7 +10,7 @@ const BLURBS = {
   chocolates_v0: "Predict what the face-down chocolates will show.",
   le_chocolat_v0: "Split the bar, claim the small chunks, guess the backs.",
   chocolatiers_v1: "Fill your boxes from the shared tray (board drawn later).",
-  chocolate_factory_v1: "Draft dice for your stations (board drawn later).",
+  chocolate_factory_v2: "Draft dice for your stations (board drawn later).",
 };
 
 let catalog = null;

@@ -1,4 +1,4 @@
-"""``chocolate_factory_v1``: see docs/games/chocolate_factory.md and ``choco_envs.games.chocolate_factory``."""
+"""``chocolate_factory_v2``: see docs/games/chocolate_factory.md and ``choco_envs.games.chocolate_factory``."""
 
 from choco_envs.core.env import make_env_functions
 from choco_envs.games.chocolate_factory import ChocolateFactoryGame
