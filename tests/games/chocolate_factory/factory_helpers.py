@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
+
+from choco_envs.core.errors import IllegalActionError
 from choco_envs.games.chocolate_factory import ChocolateFactoryGame, FactoryState
 from choco_envs.games.chocolate_factory import components as cp
 from choco_envs.games.chocolate_factory.rules import (
@@ -102,3 +106,34 @@ def choose(variety: str) -> int:
 
 def missing(s: FactoryState, player: int, station: int, ingredient: str) -> int:
     return s.missing[(player * 4 + station) * 6 + I[ingredient]]
+
+
+def ingredients_of(game: ChocolateFactoryGame, variety: str) -> list[str]:
+    """The ingredients of ``variety``'s recipe in this game's component data (recipes are
+    authored and may be re-authored: tests read them, never assume them)."""
+    return [cp.INGREDIENTS[i] for i, q in enumerate(game.quantities[V[variety]]) if q]
+
+
+def special_of(game: ChocolateFactoryGame, variety: str) -> str:
+    """The special ingredient ``variety`` names in this game's component data."""
+    return cp.SPECIALS[game.variety_special[V[variety]]]
+
+
+def refused(game: ChocolateFactoryGame, s: FactoryState, action: int) -> None:
+    """The mask forbids ``action`` and apply refuses it without changing anything."""
+    assert action not in game.legal_actions(s)
+    before = game.to_json(s)
+    with pytest.raises(IllegalActionError):
+        game.apply(s, action, random.Random(0))
+    assert game.to_json(s) == before
+
+
+def until_over(game: ChocolateFactoryGame, s: FactoryState) -> Iterator[int]:
+    """Step numbers while the game is not over, for ``for step in until_over(game, s)``;
+    fails, rather than hangs, once ``game.max_steps`` are played (a game that never ends
+    is a broken end rule, and a mutant's tests must fail, not time out)."""
+    for step in range(game.max_steps + 1):
+        if game.is_over(s):
+            return
+        yield step
+    raise AssertionError(f"the game did not end within max_steps={game.max_steps} steps")

@@ -37,8 +37,8 @@ def test_package_table_has_every_player_count_and_length() -> None:
     steht über den Paketen).' RULINGS: 'The game's package count includes the players + 2
     open at the start.'"""
     comps = cp.load_components()
-    for length in cp.LENGTHS:
-        for n in range(2, 7):
+    for n in range(cp.MIN_PLAYERS, cp.MAX_PLAYERS + 1):  # every player count, both checks
+        for length in cp.LENGTHS:
             assert comps.package_total(length, n) > n + 2
         assert comps.package_total("long", n) >= comps.package_total("short", n)
 

@@ -10,9 +10,15 @@ import pytest
 from choco_envs.bots.chocolate_factory.greedy import greedy_action
 from choco_envs.core.errors import RecordError
 from choco_envs.games.chocolate_factory import ChocolateFactoryGame
-from choco_envs.games.chocolate_factory.rules import CHOOSE_VARIETY, MACHINE, MASTER, PACK_BAR, PASS
+from choco_envs.games.chocolate_factory.rules import (
+    CHOOSE_VARIETY,
+    MACHINE,
+    MASTER,
+    PACK_BAR,
+    PASS,
+)
 
-from .factory_helpers import V, fresh, set_dice, set_station
+from .factory_helpers import V, fresh, set_dice, set_station, until_over
 
 
 def station_block(game: ChocolateFactoryGame, obs: np.ndarray, rel: int, station: int):
@@ -46,7 +52,7 @@ def test_observation_shows_dice_scores_time_and_stays_in_bounds() -> None:
     rng = random.Random(2)
     obs = game.observe(s, 0)
     assert obs[enc.layout["dice_quantity"]][5] == 1 and obs[enc.layout["dice_machine"]][3] == 1
-    while not game.is_over(s):
+    for _ in until_over(game, s):
         for p in range(4):
             o = game.observe(s, p)
             assert ((o >= enc.low) & (o <= enc.high)).all()
@@ -91,7 +97,7 @@ def test_greedy_beats_random_two_players() -> None:
     for g in range(games):
         s = game.new_state(rng)
         greedy_seat = g % 2
-        while not game.is_over(s):
+        for _ in until_over(game, s):
             if game.current_player(s) == greedy_seat:
                 a = greedy_action(game, s, rng)
             else:
@@ -162,8 +168,8 @@ def reference_observation(game: ChocolateFactoryGame, s, player: int) -> np.ndar
     if s.pending_variety >= 0:
         out[lay["pending_bar"].start + s.pending_variety] = 1
         out[lay["pending_station"].start + s.pending_station] = 1
-    # who picks after the pack / choose step: the same player after the master
-    out[lay["resume_pick"]] = float(s.resume_pick and s.phase in (PACK_BAR, CHOOSE_VARIETY))
+    if s.phase in (PACK_BAR, CHOOSE_VARIETY):  # who picks after the step: the same player
+        out[lay["resume_pick"]] = float(s.resume_pick)  # after the master, else the next
     return out
 
 
@@ -175,13 +181,13 @@ def test_observation_matches_the_layout_meanings(players: int) -> None:
     rng = random.Random(players)
     for _ in range(3):
         s = game.new_state(rng)
-        while True:
+        for _ in until_over(game, s):
             for p in range(players):
                 assert np.allclose(game.observe(s, p), reference_observation(game, s, p))
-            if game.is_over(s):
-                break
             acts = game.legal_actions(s)
             game.apply(s, acts[int(rng.random() * len(acts))], rng)
+        for p in range(players):  # and the final position
+            assert np.allclose(game.observe(s, p), reference_observation(game, s, p))
 
 
 @pytest.mark.parametrize("tier", ["bronze", "silver", "gold"])
@@ -191,13 +197,14 @@ def test_tier_bot_refills_only_with_its_tier(tier: str) -> None:
     `tier:tier=X` chooses a variety of tier X at every free station, and plays whole games."""
     import choco_envs
     from choco_envs import bots
-    from choco_envs.games.chocolate_factory.rules import CHOOSE, CHOOSE_VARIETY
+    from choco_envs.games.chocolate_factory.rules import CHOOSE
 
     env = choco_envs.make("chocolate_factory_v2", num_players=2)
     env.reset(seed=3)
     bot = bots.make(f"tier:tier={tier}", env_id="chocolate_factory_v2", seed=1)
     game, chosen = env.unwrapped.game, []
-    for agent in env.agent_iter():
+    # bounded: a game that never ends fails here rather than hangs
+    for agent in env.agent_iter(max_iter=game.max_steps + game.num_players + 1):
         if env.terminations[agent] or env.truncations[agent]:
             env.step(None)
             continue
@@ -206,6 +213,7 @@ def test_tier_bot_refills_only_with_its_tier(tier: str) -> None:
         if phase == CHOOSE_VARIETY:
             chosen.append(game.tier[action - CHOOSE])
         env.step(action)
+    assert game.is_over(env.unwrapped.state_)
     index = ("bronze", "silver", "gold").index(tier)
     assert chosen and set(chosen) == {index}
 

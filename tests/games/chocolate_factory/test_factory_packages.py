@@ -17,7 +17,7 @@ from choco_envs.games.chocolate_factory.rules import (
     PICK,
 )
 
-from .factory_helpers import V, choose, fresh, pack, pair, set_dice, set_station
+from .factory_helpers import V, choose, fresh, pack, pair, set_dice, set_station, until_over
 
 
 def fill_package(game, s, slot: int, variety: str, owners: list[int]) -> None:
@@ -157,7 +157,7 @@ def test_game_runs_exactly_the_rolls_of_the_shift() -> None:
     shift's rolls, each followed by every player's pick."""
     game, s = fresh(5)
     steps = 0
-    while not game.is_over(s):
+    for _ in until_over(game, s):
         game.apply(s, PASS, random.Random(steps))
         steps += 1
     assert steps == 50 * 5
@@ -194,7 +194,7 @@ def test_no_packages_mode_never_ends_by_packages() -> None:
     """Without packages the game ends only by shift time."""
     game, s = fresh(2, packages=False)
     rng = random.Random(3)
-    while not game.is_over(s):
+    for _ in until_over(game, s):
         acts = game.legal_actions(s)
         assert not any(218 <= a < 226 for a in acts)
         game.apply(s, acts[int(rng.random() * len(acts))], rng)
@@ -236,9 +236,31 @@ def test_bars_are_packed_at_once_so_nothing_is_left_at_the_end() -> None:
     left to do.' After any finishing pick the bar is in a package or in storage."""
     game, s = fresh(2)
     rng = random.Random(11)
-    while not game.is_over(s):
+    for _ in until_over(game, s):
         acts = game.legal_actions(s)
         game.apply(s, acts[int(rng.random() * len(acts))], rng)
         if s.phase in (PICK, CHOOSE_VARIETY):
             in_packages = sum(s.pkg_owners) + 4 * s.packages_filled
             assert in_packages + sum(s.storage) == sum(s.finished)
+
+
+def test_packages_not_full_at_the_end_pay_no_bonus() -> None:
+    """'Halb volles Paket: kein Bonus, aber auch kein Abzug.' RULINGS: 'A package not full
+    at the end gives no bonus.' The shift runs out with a Bronze, a Silver and a Gold
+    package part-filled by both players: the bonus points earned before stay as they are,
+    nothing is added or taken, and each score is varieties + refinements + those bonuses."""
+    game, s = fresh(2)
+    fill_package(game, s, 0, "dark", [0, 0, 1])
+    fill_package(game, s, 1, "truffle", [1, 0])
+    fill_package(game, s, 2, "gold_bar", [0])
+    s.variety_points = [20, 11]
+    s.refine_points = [2, 0]
+    s.bonus_points = [4, 6]  # from packages filled earlier
+    s.time_left = 0  # the last roll
+    rng = random.Random(0)
+    game.apply(s, PASS, rng)
+    game.apply(s, PASS, rng)
+    assert game.is_over(s)
+    assert s.bonus_points == [4, 6] and s.pkg_fill[:3] == [3, 2, 1]
+    assert game.scores(s) == [26.0, 17.0]
+    assert game.score_breakdown(s)["package_bonus"] == [4.0, 6.0]

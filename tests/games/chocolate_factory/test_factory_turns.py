@@ -7,13 +7,14 @@ import random
 
 import pytest
 
-from choco_envs.core.errors import IllegalActionError
+from choco_envs.games.chocolate_factory import components as cp
 from choco_envs.games.chocolate_factory.rules import (
     CHOOSE_VARIETY,
     DI,
     DM,
     DQ,
     DS,
+    MASTER,
     PACK_BAR,
     PASS,
     PICK,
@@ -24,23 +25,17 @@ from .factory_helpers import (
     V,
     choose,
     fresh,
+    ingredients_of,
     machine,
     master,
     missing,
+    pack,
     pair,
+    refused,
     set_dice,
     set_station,
     special,
 )
-
-
-def refused(game, s, action) -> None:
-    """The mask forbids ``action`` and apply refuses it without changing anything."""
-    assert action not in game.legal_actions(s)
-    before = game.to_json(s)
-    with pytest.raises(IllegalActionError):
-        game.apply(s, action, random.Random(0))
-    assert game.to_json(s) == before
 
 
 def test_setup_two_bronze_one_silver_one_gold() -> None:
@@ -396,3 +391,81 @@ def test_master_completing_a_variety_at_the_choose_step_finishes_it_next() -> No
     assert s.pending_station == 1 and game.current_player(s) == 0
     game.apply(s, choose("milk"), rng)
     assert game.current_player(s) == 1
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_each_pass_earns_exactly_one_application(players: int) -> None:
+    """'Für jedes Passen — auch „Nichts nehmen" im Zug der anderen — kommt eine Bewerbung
+    herein. Mehr als 3 (zu zweit 4) Bewerbungen sammelst du nicht.' RULINGS: 'Every pass,
+    the roller's or anyone's, earns one application; at most 3 (4 with 2 players).' Counted
+    pass by pass: after a player's k-th pass they hold min(k, cap), and nobody else's count
+    moves."""
+    cap = 4 if players == 2 else 3
+    game, s = fresh(players)
+    rng = random.Random(0)
+    passes = [0] * players
+    for _ in range(players * (cap + 2)):
+        p = game.current_player(s)
+        before = s.apps[:]
+        game.apply(s, PASS, rng)
+        passes[p] += 1
+        before[p] = min(passes[p], cap)
+        assert s.apps == before, f"after pass {passes[p]} of player {p}"
+
+
+def open_masters(game, s, player: int) -> set[int]:
+    """The master placements the rule allows: at a Silver or Gold station (by the
+    rulebook's tiers), for an ingredient of its recipe whose machine is not placed yet."""
+    allowed = set()
+    for st in range(4):
+        v = s.variety[player * 4 + st]
+        if v < 0 or cp.VARIETY_TIERS[v] == 0:
+            continue
+        for i, qty in enumerate(game.quantities[v]):
+            if qty and not s.placed[player * 4 + st] >> i & 1:
+                allowed.add(MASTER + st * 6 + i)
+    return allowed
+
+
+def check_master_placements(game, s, step: str) -> None:
+    """The mask offers the master exactly where the rule allows, apply accepts her there
+    (on a copy) and refuses her everywhere else."""
+    p = game.current_player(s)
+    allowed = open_masters(game, s, p)
+    offered = {a for a in game.legal_actions(s) if MASTER <= a < PASS}
+    assert allowed and offered == allowed, step
+    for a in range(MASTER, PASS):
+        if a in allowed:
+            game.apply(s.copy(), a, random.Random(0))
+        else:
+            refused(game, s, a)
+
+
+def test_master_only_at_open_machines_of_silver_and_gold_at_every_step() -> None:
+    """'Silber (3–4 Zutaten) und Gold (4–5) brauchen dazu für jede Zutat ihr Gerät'; 'Die
+    Meisterin ... passt zu JEDER Zutat ... Du holst sie jederzeit'. RULINGS: 'at any of
+    their decision points ... place the master at one of their stations as the machine for
+    any one ingredient, under the same placement rule as a machine die'; 'A machine only
+    goes to a Silver or Gold station whose recipe uses that ingredient and that has no
+    machine for it yet'. At the pick, the pack step and the choose step alike: never at a
+    Bronze station, never where that machine already stands, never for an ingredient the
+    recipe lacks, never at the freed station."""
+    game, s = fresh(2)
+    bar = "dark"
+    first, *rest = ingredients_of(game, bar)
+    set_station(game, s, 0, 0, bar, missing={first: 1, **{i: 0 for i in rest}})
+    set_station(game, s, 0, 1, "milk")  # Bronze: no machine, so no master
+    silver_first = ingredients_of(game, "truffle")[0]
+    set_station(game, s, 0, 2, "truffle", machines=(silver_first,))  # one machine stands
+    set_station(game, s, 0, 3, "gold_bar")
+    s.apps[0] = 4  # the maximum with 2 players
+    s.pkg_variety[0], s.pkg_fill[0], s.pkg_owners[0] = V[bar], 1, 1  # two packages accept
+    set_dice(s, quantity={"1": 1}, ingredient={first: 1})
+    check_master_placements(game, s, "pick")
+    rng = random.Random(0)
+    game.apply(s, pair(0, first, "1"), rng)
+    assert s.phase == PACK_BAR and game.current_player(s) == 0
+    check_master_placements(game, s, "pack")
+    game.apply(s, pack(1), rng)
+    assert s.phase == CHOOSE_VARIETY and s.variety[0] == -1
+    check_master_placements(game, s, "choose")
