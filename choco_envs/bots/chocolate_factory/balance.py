@@ -89,10 +89,15 @@ class PairResult:
 def play(
     game: ChocolateFactoryRules, by_seat: Sequence[Policy], rng: random.Random
 ) -> FactoryState:
-    """One game with ``by_seat[p]`` acting for seat p; dice and ties from ``rng``."""
+    """One game with ``by_seat[p]`` acting for seat p; dice and ties from ``rng``. A game
+    longer than the rules' ``max_steps`` is an engine fault and raises."""
     s = game.new_state(rng)
-    while not game.is_over(s):
+    for _ in range(game.max_steps):
+        if game.is_over(s):
+            return s
         game.apply(s, by_seat[game.current_player(s)](game, s, rng), rng)
+    if not game.is_over(s):
+        raise RuntimeError(f"a game ran past max_steps={game.max_steps} without ending")
     return s
 
 
@@ -172,7 +177,9 @@ def tier_shares(players: int, length: str, games: int = 100, seed: int = 0) -> l
     for g in range(games):
         rng = random.Random(f"{seed}/shares/{g}")
         s = game.new_state(rng)
-        while not game.is_over(s):
+        for _ in range(game.max_steps):
+            if game.is_over(s):
+                break
             a = greedy_action(game, s, rng)
             if a >= CHOOSE:
                 counts[game.tier[a - CHOOSE]] += 1
@@ -193,7 +200,9 @@ def points_per_pick(
         rng = random.Random(f"{seed}/picks/{g}")
         s = game.new_state(rng)
         spent = [0] * (4 * players)
-        while not game.is_over(s):
+        for _ in range(game.max_steps):
+            if game.is_over(s):
+                break
             p = game.current_player(s)
             a = greedy_action(game, s, rng)
             k = None
