@@ -238,6 +238,39 @@ def to_markdown(results: Sequence[PairResult]) -> str:
     return "\n".join(lines)
 
 
+def write_plot(results: Sequence[PairResult], path: str) -> None:
+    """A heat map of the table: one row per setting, one column per pair, the cell A - B
+    (red: A better, blue: B better), hatched where the interval includes zero."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    settings = sorted(
+        {(r.players, r.length) for r in results}, key=lambda x: (x[0], x[1] != "short")
+    )
+    pairs = list(dict.fromkeys((r.a, r.b) for r in results))
+    cell = {(r.players, r.length, r.a, r.b): r for r in results}
+    grid_values = [[cell[(n, ln, a, b)].diff for a, b in pairs] for n, ln in settings]
+    fig, ax = plt.subplots(figsize=(1.3 * len(pairs) + 2, 0.45 * len(settings) + 1.5))
+    image = ax.imshow(grid_values, cmap="coolwarm", vmin=-1, vmax=1, aspect="auto")
+    for i, (n, ln) in enumerate(settings):
+        for j, (a, b) in enumerate(pairs):
+            r = cell[(n, ln, a, b)]
+            ax.text(j, i, f"{r.diff:+.2f}" + ("" if r.winner else " ~"), ha="center",
+                    va="center", fontsize=8)  # fmt: skip
+    ax.set_xticks(range(len(pairs)), [f"{a}\n- {b}" for a, b in pairs], fontsize=8)
+    ax.set_yticks(range(len(settings)), [f"{n}p {ln}" for n, ln in settings], fontsize=8)
+    games = results[0].games if results else 0
+    ax.set_title(
+        f"Chocolate Factory tiers head to head ({games} games a pair; ~ = no clear winner)"
+    )
+    fig.colorbar(image, ax=ax, label="A - B, mean rank return a seat")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m choco_envs.bots.chocolate_factory.balance",
@@ -249,6 +282,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--length", nargs="*", default=None, choices=cp.LENGTHS)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--markdown", default=None, help="write the table to this file")
+    parser.add_argument("--plot", default=None, help="write a PNG heat map (needs matplotlib)")
     args = parser.parse_args(argv)
     if args.games < 2:
         parser.error(f"--games {args.games}: allowed: 2 or more")
@@ -277,6 +311,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.markdown:
         with open(args.markdown, "w") as f:
             f.write(table + "\n")
+    if args.plot:
+        write_plot(results, args.plot)
     return 1 if found else 0
 
 

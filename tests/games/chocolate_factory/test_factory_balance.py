@@ -70,3 +70,12 @@ def test_no_fixed_tier_dominates_at_any_player_count_and_length() -> None:
     results = balance.grid(games=balance.GAMES)
     assert len(results) == 5 * 2 * 6
     assert balance.dominant(results) == [], balance.to_markdown(results)
+
+
+def test_the_heat_map_is_written(tmp_path) -> None:
+    """``--plot`` draws the table: a PNG file from any set of pair results."""
+    pairs = list(itertools.combinations(balance.STRATEGIES, 2))
+    results = [_result(n, a, b, 0.1) for n in (2, 3) for a, b in pairs]
+    path = tmp_path / "balance.png"
+    balance.write_plot(results, str(path))
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
