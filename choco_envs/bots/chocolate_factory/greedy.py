@@ -26,6 +26,7 @@ from choco_envs.games.chocolate_factory.rules import (
     SPECIAL,
     ChocolateFactoryRules,
     FactoryState,
+    decode_station_action,
 )
 
 #: machine dice are scarce (one to three a roll): a machine is counted as this many picks
@@ -110,7 +111,7 @@ def _pick_value(game: ChocolateFactoryRules, s: FactoryState, player: int, a: in
         return 0.5 if s.apps[player] < game.max_apps else 0.1
     if a == REROLL:  # the roller rerolls when nothing helps, keeping one application
         return 0.6 if s.apps[player] >= 2 else 0.3
-    st = (a // 36) if a < MACHINE else ((a - MACHINE) % 24) // 6
+    st = decode_station_action(a)[1]
     k = player * 4 + st
     remaining = sum(s.missing[k * 6 : k * 6 + 6])
     open_machines = bin(game.machine_mask[s.variety[k]] & ~s.placed[k]).count("1")

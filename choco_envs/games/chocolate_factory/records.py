@@ -259,7 +259,7 @@ def _check_stations(game: ChocolateFactoryRules, s: FactoryState) -> list[int]:
                 f"a bitmask within {mask} ({at}: {name} uses the machines "
                 f"{', '.join(machines) or 'none'})",
             )
-        if s.placed[k] == mask and not any(miss):
+        if game.station_done(s, k):
             complete.append(k)
     return complete
 

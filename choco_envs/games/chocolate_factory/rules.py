@@ -451,7 +451,7 @@ class ChocolateFactoryRules(Game[FactoryState]):
             s.masters[p] += 1
             s.placed[k] |= 1 << face
         s.resume_pick = 1 if kind == "master" else 0
-        if self._station_done(s, k):
+        if self.station_done(s, k):
             self._finish_variety(s, p, st)
             if s.phase != PICK:
                 return
@@ -467,7 +467,9 @@ class ChocolateFactoryRules(Game[FactoryState]):
         s.masters[p] += 1
         s.placed[p * 4 + st] |= 1 << face
 
-    def _station_done(self, s: FactoryState, k: int) -> bool:
+    def station_done(self, s: FactoryState, k: int) -> bool:
+        """Station k (player * 4 + station) has everything delivered and, for Silver and
+        Gold, every machine placed: the variety is finished."""
         v = s.variety[k]
         if s.placed[k] != self.machine_mask[v]:
             return False
@@ -534,7 +536,7 @@ class ChocolateFactoryRules(Game[FactoryState]):
         s.phase = PICK
         for st in range(STATIONS):  # a variety the master completed meanwhile
             kk = p * 4 + st
-            if s.variety[kk] >= 0 and self._station_done(s, kk):
+            if s.variety[kk] >= 0 and self.station_done(s, kk):
                 self._finish_variety(s, p, st)
                 if s.phase != PICK:
                     return
