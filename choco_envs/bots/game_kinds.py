@@ -11,7 +11,7 @@ from choco_envs.bots.base import BotKind, StatePolicy
 from choco_envs.core.errors import ConfigError
 
 #: the kinds every env has (made by ``choco_envs.bots.registry``)
-COMMON_KINDS = ("random", "mcts", "policy", "ppo", "human")
+COMMON_KINDS = ("random", "mcts", "policy", "ppo", "az", "human")
 #: env id -> the module whose ``BOTS`` (name -> BotKind) lists that game's own bots
 GAME_BOTS: dict[str, str] = {
     "chocolates_v0": "choco_envs.bots.chocolates",

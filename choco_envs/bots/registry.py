@@ -9,6 +9,7 @@ Every env has these kinds:
 | ``mcts[:simulations=N,time=S,c=C,rollout=random/greedy,epsilon=E,margin=M]`` | determinized MCTS |
 | ``policy:PATH[,key=value...]`` | a trained checkpoint (``choco_envs.policy.bot.PolicyBot``) |
 | ``ppo[:key=value...]`` | the env's shipped checkpoint (from ``choco_envs.policy``) |
+| ``az[:simulations=N,time=S,checkpoint=PATH,noise=G]`` | a policy-value checkpoint guiding Gumbel IS-MCTS (the env's shipped ``az`` file unless ``checkpoint``) |
 | ``human`` | a person at the terminal |
 
 and the kinds its game lists in ``BOTS`` of its folder under ``choco_envs/bots/`` (each
@@ -132,6 +133,8 @@ def make(
     elif kind == "ppo":
         checkpoint = shipped_checkpoint(env_id, env_options)
         bot = make_policy(spec, str(checkpoint), rest, env_id, seed)
+    elif kind == "az":
+        bot = make_az(spec, rest, env_id, env_options, seed)
     elif env_id is None:
         bot = GameBotOnFirstMove(spec, kind, rest, seed)
     else:
@@ -222,15 +225,61 @@ def make_policy(spec: str, path: str, text: str, env_id: str | None, seed: int |
     return bot
 
 
-def shipped_checkpoint(env_id: str | None, env_options: dict[str, Any] | None = None) -> Path:
+AZ_OPTIONS = {
+    o.name: o
+    for o in (
+        BotOption("simulations", number_parser(int, 1, 4096), "simulations per move (1..4096)"),
+        BotOption("time", number_parser(float, 0.0, 60.0, low_open=True), "seconds per move"),
+        BotOption("checkpoint", str, "a policy-value checkpoint (default: the shipped az file)"),
+        BotOption("noise", number_parser(float, 0.0, 10.0), "Gumbel noise scale at the root"),
+    )
+}
+
+
+def make_az(
+    spec: str,
+    text: str,
+    env_id: str | None,
+    env_options: dict[str, Any] | None,
+    seed: int | None,
+) -> Bot:
+    """The search bot on a checkpoint (``checkpoint=PATH`` or the env's shipped az file),
+    imported lazily (torch loads only here)."""
+    options = parse_options(spec, "az", text, AZ_OPTIONS)
+    if "simulations" in options and "time" in options:
+        raise ConfigError(f"bot spec {spec!r}: give simulations or time, not both")
+    path = options.pop("checkpoint", None)
+    if path is None:
+        path = str(shipped_checkpoint(env_id, env_options, prefix="az"))
+    try:
+        module = importlib.import_module("choco_envs.policy.az_bot")
+    except ModuleNotFoundError as err:
+        raise ConfigError(
+            f"bot spec {spec!r}: az bots need choco_envs.policy.az_bot, which cannot be "
+            f"imported ({err}); install the 'train' extra"
+        ) from err
+    bot: Bot = module.AZBot(
+        path,
+        env_id=env_id,
+        simulations=options.get("simulations"),
+        seconds=options.get("time"),
+        gumbel_scale=options.get("noise", 0.0),
+    )
+    bot.reset(seed)
+    return bot
+
+
+def shipped_checkpoint(
+    env_id: str | None, env_options: dict[str, Any] | None = None, prefix: str = "ppo"
+) -> Path:
     """The checkpoint shipped for ``env_id`` with these options, as
     ``choco_envs.policy.shipped_checkpoint`` finds it (imported lazily)."""
     if env_id is None:
-        raise ConfigError("bot 'ppo' needs an env_id to find that env's shipped checkpoint")
+        raise ConfigError(f"bot {prefix!r} needs an env_id to find that env's shipped checkpoint")
     try:
         policy = importlib.import_module("choco_envs.policy")
     except ModuleNotFoundError as err:
         raise ConfigError(
             f"bot 'ppo' needs choco_envs.policy, which cannot be imported ({err})"
         ) from err
-    return Path(policy.shipped_checkpoint(env_id, dict(env_options or {})))
+    return Path(policy.shipped_checkpoint(env_id, dict(env_options or {}), prefix))

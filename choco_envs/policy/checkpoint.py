@@ -332,11 +332,14 @@ def checkpoint_dir() -> Path | None:
     return None
 
 
-def shipped_checkpoint(env_id: str, options: dict[str, Any] | None = None) -> Path:
+def shipped_checkpoint(
+    env_id: str, options: dict[str, Any] | None = None, prefix: str = "ppo"
+) -> Path:
     """The shipped checkpoint of ``env_id`` trained with these options (defaults filled
     in; env options such as observation, illegal_action, reward_mode and render are
-    ignored: the policy bot encodes its own input). CheckpointError
-    saying where it looked and what is shipped there when none fits."""
+    ignored: the policy bot encodes its own input), among the files whose name starts
+    with ``prefix`` (``ppo``: the PPO networks; ``az``: the search-and-learn ones).
+    CheckpointError saying where it looked and what is shipped there when none fits."""
     from choco_envs.registry import game_class
 
     options = dict(options or {})
@@ -352,7 +355,9 @@ def shipped_checkpoint(env_id: str, options: dict[str, Any] | None = None) -> Pa
             f"{ENV_VAR}=DIR to a folder holding {env_id}/*.safetensors (a clone's "
             "checkpoints/), or play a file of your own with policy:PATH"
         )
-    found = sorted((folder / env_id).glob(f"*{SUFFIX}")) if (folder / env_id).is_dir() else []
+    found = (
+        sorted((folder / env_id).glob(f"{prefix}*{SUFFIX}")) if (folder / env_id).is_dir() else []
+    )
     seen = []
     for path in found:
         try:
@@ -364,7 +369,8 @@ def shipped_checkpoint(env_id: str, options: dict[str, Any] | None = None) -> Pa
         if all(meta["options"].get(k) == v for k, v in plain.items()):
             return path
     raise CheckpointError(
-        f"no checkpoint is shipped for {env_id} with options {plain} in {folder}; shipped "
+        f"no checkpoint is shipped for {env_id} with options {plain} in {folder} (as "
+        f"{prefix}*{SUFFIX}); shipped "
         f"there: {', '.join(seen) or 'none'} (see checkpoints/README.md; play a file of your "
         "own with policy:PATH)"
     )

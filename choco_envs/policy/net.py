@@ -47,6 +47,9 @@ class NetConfig:
     action_index: tuple[int, ...] = field(default_factory=tuple)
     #: inputs after the observation: the feature function's (0: none)
     extra_inputs: int = 0
+    #: outputs of the value head: 1 (the acting seat's value, PPO) or one per seat in the
+    #: observation's seat order, own seat first (the search-and-learn engine, ``az``)
+    value_outputs: int = 1
 
     @property
     def obs_size(self) -> int:
@@ -77,6 +80,7 @@ class NetConfig:
                 action_channels=_int(d.get("action_channels", 0), "action_channels"),
                 action_index=_ints(d.get("action_index", []), "action_index"),
                 extra_inputs=_int(d.get("extra_inputs", 0), "extra_inputs"),
+                value_outputs=_int(d.get("value_outputs", 1), "value_outputs"),
             )
         except KeyError as err:
             raise CheckpointError(f"checkpoint metadata: 'network' lacks field {err}") from None
@@ -123,6 +127,7 @@ def check_config(config: NetConfig) -> None:
         f"{LIMITS['inputs']:,} inputs",
     )
     need(1 <= config.num_actions <= LIMITS["actions"], f"num_actions {config.num_actions}")
+    need(1 <= config.value_outputs <= 16, f"value_outputs {config.value_outputs}: 1..16")
     need(len(config.hidden) <= LIMITS["layers"], f"hidden {list(config.hidden)}: too many layers")
     need(
         all(1 <= h <= LIMITS["width"] for h in config.hidden),
@@ -178,8 +183,8 @@ def parameter_shapes(config: NetConfig) -> dict[str, tuple[int, ...]]:
         width = size
     shapes["actor.weight"] = (config.num_actions, width)
     shapes["actor.bias"] = (config.num_actions,)
-    shapes["critic.weight"] = (1, width)
-    shapes["critic.bias"] = (1,)
+    shapes["critic.weight"] = (config.value_outputs, width)
+    shapes["critic.bias"] = (config.value_outputs,)
     return shapes
 
 
@@ -232,11 +237,12 @@ class ActorCritic(nn.Module):
             width = size
         self.mlp = nn.Sequential(*layers)
         self.actor = _layer(nn.Linear(width, config.num_actions), std=0.01)
-        self.critic = _layer(nn.Linear(width, 1), std=1.0)
+        self.critic = _layer(nn.Linear(width, config.value_outputs), std=1.0)
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Masked logits (B, A) and values (B,) of policy inputs ``x`` (B, input_size);
-        without extra inputs, observations (B, *obs_shape) are taken as they come."""
+        without extra inputs, observations (B, *obs_shape) are taken as they come. With
+        ``value_outputs`` > 1 the values are (B, value_outputs), one per seat."""
         config = self.config
         if x.dim() > 2:
             x = x.flatten(1)
@@ -253,7 +259,8 @@ class ActorCritic(nn.Module):
                 assert self.action_index is not None
                 logits = logits + spatial[:, self.action_index]
         logits = logits.masked_fill(~mask, MASKED_LOGIT)
-        return logits, self.critic(h).squeeze(-1)
+        value = self.critic(h)
+        return logits, value.squeeze(-1) if config.value_outputs == 1 else value
 
     def get_action_and_value(
         self,

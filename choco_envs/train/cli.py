@@ -11,6 +11,11 @@ into checkpoints/ (that is `choco ship`). The trainer is part of the package: th
 from any install with the ``train`` extra, and never runs a file from the current folder.
 A bad config or flag value is one line on stderr and exit status 2.
 
+``--engine az`` trains a policy-value network by search and learning (expert iteration
+with Gumbel IS-MCTS, ``choco_envs.train.az``; see ``choco train --engine az --help`` and
+configs/<env_id>/az.yaml); its files play as ``az:checkpoint=FILE`` (with search) and
+``policy:FILE`` (the network alone).
+
 ``--engine rllib`` trains on Ray RLlib instead (``choco_envs.integrations.rllib``, the
 ``rllib`` extra; its own Args, see ``choco train --engine rllib --help`` and
 docs/scale.md): masked PPO self-play with a league, ``--num-env-runners N`` and
@@ -26,7 +31,7 @@ import sys
 
 from choco_envs.core.errors import ChocoError
 
-ENGINES = ("ppo", "rllib")
+ENGINES = ("ppo", "az", "rllib")
 
 
 def chosen_engine(argv: list[str]) -> str:
@@ -44,7 +49,8 @@ def configure(parser: argparse.ArgumentParser, argv: list[str] | None = None) ->
         "--engine",
         choices=ENGINES,
         default="ppo",
-        help="ppo: the package's own trainer (default); rllib: Ray RLlib (the rllib extra)",
+        help="ppo: the package's masked PPO (default); az: search and learning (Gumbel "
+        "IS-MCTS expert iteration); rllib: Ray RLlib (the rllib extra)",
     )
     if chosen_engine(argv or []) == "rllib":
         parser.add_argument(
@@ -57,6 +63,12 @@ def configure(parser: argparse.ArgumentParser, argv: list[str] | None = None) ->
             return
         rllib_cli.configure(parser, config_flag=False)
         return
+    if chosen_engine(argv or []) == "az":
+        from choco_envs.train import az
+
+        parser.description = az.__doc__
+        az.add_arguments(parser)
+        return
     from choco_envs.train.ppo import add_arguments
 
     add_arguments(parser)
@@ -65,10 +77,24 @@ def configure(parser: argparse.ArgumentParser, argv: list[str] | None = None) ->
 def run(args: argparse.Namespace) -> int:
     if args.engine == "rllib":
         return run_rllib(args)
+    if args.engine == "az":
+        return run_az(args)
     from choco_envs.train.ppo import args_from, command_line, train
 
     try:
         train(args_from(args), command=command_line("choco train", args))
+    except ChocoError as err:
+        print(f"choco train: error: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def run_az(args: argparse.Namespace) -> int:
+    from choco_envs.train import az
+
+    argv = sys.argv[2:] if sys.argv[1:2] == ["train"] else []
+    try:
+        az.train(az.args_from(args), command="choco train " + shlex.join(argv))
     except ChocoError as err:
         print(f"choco train: error: {err}", file=sys.stderr)
         return 2

@@ -1,0 +1,319 @@
+"""Gumbel information-set MCTS guided by a policy-value network, batched over many roots.
+
+This is the search of the ``az`` bot and of the search-and-learn trainer
+(``choco_envs.train.az``). What it reads and never reads:
+
+* Every simulation starts from a fresh ``determinize`` of the searching seat's view (a
+  state that seat cannot tell from the real one), so no node ever sees hidden
+  information; chance (dice, draws) is sampled by the rules' ``apply`` with the search's
+  own rng (open loop). One tree per root is shared by all determinizations: a node is a
+  sequence of actions; actions legal in some determinizations and not others are scored
+  only where they are legal.
+* Priors and leaf values come from the network; there are no random rollouts. The value
+  head gives every seat's expected outcome (own seat first), turned into absolute seats,
+  and every node keeps a value sum per seat (max-n backups), so the same search serves
+  2-6 players. A finished game is valued by the rules' rank-based ``returns``.
+
+Root selection is Gumbel (Danihelka et al., "Policy improvement by planning with Gumbel",
+ICLR 2022): ``m`` actions are sampled without replacement by logits + Gumbel noise, the
+simulation budget is split among them by sequential halving on
+logits + noise + sigma(q), and the action played is the best survivor. The improved policy
+(the trainer's policy target) is softmax(logits + sigma(completed q)), unvisited actions
+completed with the mixed value. Below the root the action is chosen deterministically to
+bring the visit counts towards that improved policy (the paper's non-root rule). With
+``sigma(q) = (c_visit + max visits) * c_scale * q``, q rescaled to [0, 1] at each node.
+
+Batching: :meth:`GumbelSearch.run` advances every root by one simulation at a time; each
+simulation walks to a leaf, all leaves are evaluated in one call of the evaluator (one
+forward pass of the network), then backed up. ``evaluate(states, players)`` is any
+callable returning (logits (B, A), values (B, N) in the observing seat's order).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+#: ``evaluate(states, players) -> (logits (B, A), values (B, N), own seat first, in [-1, 1])``
+Evaluate = Callable[[Sequence[Any], Sequence[int]], tuple[np.ndarray, np.ndarray]]
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """The search's settings (the trainer's and the bot's)."""
+
+    #: simulations per decision
+    simulations: int = 32
+    #: actions the root considers (sampled without replacement by logits + Gumbel noise)
+    max_considered: int = 16
+    #: scale of the root's Gumbel noise (1: the paper's sampling; 0: the top logits, for play)
+    gumbel_scale: float = 1.0
+    #: sigma(q) = (c_visit + max visits) * c_scale * q
+    c_visit: float = 50.0
+    c_scale: float = 1.0
+
+    def check(self) -> None:
+        if self.simulations < 1:
+            raise ValueError(f"simulations={self.simulations}; allowed: an int >= 1")
+        if self.max_considered < 1:
+            raise ValueError(f"max_considered={self.max_considered}; allowed: an int >= 1")
+        for name in ("gumbel_scale", "c_visit", "c_scale"):
+            value = getattr(self, name)
+            if not (value >= 0 and math.isfinite(value)):
+                raise ValueError(f"{name}={value}; allowed: a finite float >= 0")
+
+
+class Node:
+    """Statistics of one action sequence. ``value_sum[p]`` sums seat ``p``'s outcomes of
+    the simulations through it; ``logits``/``value`` are the network's at its first
+    evaluation (None until then); ``player`` the seat to act there."""
+
+    __slots__ = ("player", "logits", "value", "children", "visits", "value_sum")
+
+    def __init__(self, num_players: int) -> None:
+        self.player = -1
+        self.logits: np.ndarray | None = None
+        self.value: list[float] | None = None
+        self.children: dict[int, Node] = {}
+        self.visits = 0
+        self.value_sum = [0.0] * num_players
+
+    def child(self, action: int) -> Node:
+        node = self.children.get(action)
+        if node is None:
+            node = self.children[action] = Node(len(self.value_sum))
+        return node
+
+
+@dataclass
+class Root:
+    """One decision to search: ``draw(rng)`` returns a fresh determinization of the
+    acting seat's view; ``legal`` its legal actions (the same in every draw)."""
+
+    draw: Callable[[random.Random], Any]
+    player: int
+    legal: list[int]
+
+
+@dataclass
+class SearchResult:
+    """What the search found for one root: the action to play, the improved policy over
+    the legal actions (``policy[i]`` for ``legal[i]``), the network's value of the root for
+    every seat, the search's value of the chosen action for the acting seat, and the visits
+    and q of each legal action (0 and nan when unvisited)."""
+
+    action: int
+    legal: list[int]
+    policy: np.ndarray
+    root_value: list[float]
+    search_value: float
+    visits: np.ndarray
+    q: np.ndarray
+
+
+def _softmax(x: np.ndarray) -> np.ndarray:
+    z = np.exp(x - x.max())
+    return z / z.sum()
+
+
+def completed_q(logits: np.ndarray, visits: np.ndarray, q: np.ndarray, value: float) -> np.ndarray:
+    """Each action's q in [0, 1], unvisited ones completed by the mixed value (the
+    network's value with the prior-weighted mean q of the visited actions), then rescaled
+    to [0, 1] over the node's actions (as mctx does)."""
+    prior = _softmax(logits)
+    seen = visits > 0
+    total = visits.sum()
+    if seen.any():
+        weight = prior[seen].sum()
+        mixed = (value + total / weight * float((prior[seen] * q[seen]).sum())) / (1 + total)
+    else:
+        mixed = value
+    done = np.where(seen, q, mixed)
+    low, high = done.min(), done.max()
+    return (done - low) / (high - low) if high > low else np.zeros_like(done)
+
+
+def sigma(config: SearchConfig, visits: np.ndarray, q: np.ndarray) -> np.ndarray:
+    return (config.c_visit + visits.max()) * config.c_scale * q
+
+
+class _RootSearch:
+    """Sequential halving over the root's considered actions."""
+
+    def __init__(self, root: Root, node: Node, config: SearchConfig, gen: np.random.Generator):
+        self.root, self.node, self.config = root, node, config
+        legal = np.asarray(root.legal)
+        assert node.logits is not None
+        self.logits = node.logits[legal].astype(np.float64)
+        self.noise = config.gumbel_scale * gen.gumbel(size=len(legal))
+        m = min(config.max_considered, len(legal), config.simulations)
+        self.remaining = list(np.argsort(-(self.noise + self.logits), kind="stable")[:m])
+        self.phases = max(1, math.ceil(math.log2(m))) if m > 1 else 1
+        self.plan: list[int] = []
+        self.phase = 0
+
+    def _stats(self) -> tuple[np.ndarray, np.ndarray]:
+        p = self.root.player
+        visits = np.zeros(len(self.root.legal))
+        q = np.zeros(len(self.root.legal))
+        for i, a in enumerate(self.root.legal):
+            child = self.node.children.get(a)
+            if child is not None and child.visits:
+                visits[i] = child.visits
+                q[i] = (child.value_sum[p] / child.visits + 1.0) * 0.5
+        return visits, q
+
+    def _scores(self) -> np.ndarray:
+        visits, q = self._stats()
+        assert self.node.value is not None
+        value = (self.node.value[self.root.player] + 1.0) * 0.5
+        done = completed_q(self.logits, visits, q, value)
+        return self.noise + self.logits + sigma(self.config, visits, done)
+
+    def next_action(self) -> int:
+        if not self.plan:
+            if self.phase > 0 and len(self.remaining) > 1:
+                scores = self._scores()
+                keep = math.ceil(len(self.remaining) / 2)
+                self.remaining = sorted(self.remaining, key=lambda i: -scores[i])[:keep]
+            budget = max(1, self.config.simulations // self.phases)
+            per = max(1, budget // len(self.remaining))
+            self.plan = [i for _ in range(per) for i in self.remaining]
+            self.phase += 1
+        return self.root.legal[self.plan.pop(0)]
+
+    def result(self) -> SearchResult:
+        visits, q = self._stats()
+        assert self.node.value is not None
+        player = self.root.player
+        value = (self.node.value[player] + 1.0) * 0.5
+        done = completed_q(self.logits, visits, q, value)
+        policy = _softmax(self.logits + sigma(self.config, visits, done))
+        scores = self.noise + self.logits + sigma(self.config, visits, done)
+        best = max(self.remaining, key=lambda i: scores[i])
+        raw_q = np.where(visits > 0, q * 2.0 - 1.0, np.nan)
+        search_value = raw_q[best] if visits[best] else self.node.value[player]
+        return SearchResult(
+            action=self.root.legal[best],
+            legal=list(self.root.legal),
+            policy=policy,
+            root_value=list(self.node.value),
+            search_value=float(search_value),
+            visits=visits,
+            q=raw_q,
+        )
+
+
+class GumbelSearch:
+    """Batched Gumbel IS-MCTS for one game (one configuration: its player count)."""
+
+    def __init__(
+        self, game: Any, evaluate: Evaluate, config: SearchConfig, seed: int | None = None
+    ):
+        config.check()
+        self.game, self.evaluate, self.config = game, evaluate, config
+        self.rng = random.Random(seed)
+        self.gen = np.random.default_rng(seed)
+        self.num_players = int(game.num_players)
+        #: simulations and leaf evaluations of the last ``run`` (for speed figures)
+        self.last_simulations = 0
+        self.last_evaluations = 0
+
+    # ------------------------------------------------------------------ values
+    def _absolute(self, values: np.ndarray, player: int) -> list[float]:
+        """Values in the observing seat's order (own first) -> values per seat."""
+        n = self.num_players
+        out = [0.0] * n
+        for k in range(n):
+            out[(player + k) % n] = float(values[k])
+        return out
+
+    def _evaluate(self, states: list[Any], players: list[int], nodes: list[Node]) -> None:
+        logits, values = self.evaluate(states, players)
+        self.last_evaluations += len(states)
+        for node, player, row, value in zip(nodes, players, logits, values, strict=True):
+            node.player = player
+            node.logits = np.asarray(row, dtype=np.float64)
+            node.value = self._absolute(value, player)
+
+    # ------------------------------------------------------------------ search
+    def run(self, roots: Sequence[Root]) -> list[SearchResult]:
+        """Search every root with the configured budget; one result per root."""
+        rng = self.rng
+        self.last_simulations = self.last_evaluations = 0
+        nodes = [Node(self.num_players) for _ in roots]
+        first = [root.draw(rng) for root in roots]
+        self._evaluate(first, [r.player for r in roots], nodes)
+        searches = [
+            _RootSearch(r, n, self.config, self.gen) for r, n in zip(roots, nodes, strict=True)
+        ]
+        for _ in range(self.config.simulations):
+            pending: list[tuple[Generator[Any, Any, None], Node]] = []
+            states, players = [], []
+            for search in searches:
+                walk = self._simulate(search.root, search.node, search.next_action())
+                leaf = next(walk, None)
+                self.last_simulations += 1
+                if leaf is not None:
+                    state, player, node = leaf
+                    pending.append((walk, node))
+                    states.append(state)
+                    players.append(player)
+            if pending:
+                self._evaluate(states, players, [node for _, node in pending])
+                for walk, _ in pending:
+                    next(walk, None)
+        return [search.result() for search in searches]
+
+    def _simulate(self, root: Root, node: Node, action: int) -> Generator[Any, None, None]:
+        """One simulation from a fresh determinization, first playing ``action`` at the
+        root. Yields (state, player, node) when it reaches a node the network has not seen
+        (resumed once that node is evaluated), then backs the values up the path."""
+        game, rng = self.game, self.rng
+        state = root.draw(rng)
+        path = [node]
+        game.apply(state, action, rng)
+        node = node.child(action)
+        path.append(node)
+        while True:
+            if game.is_over(state):
+                values = [float(r) for r in game.returns(state)]
+                break
+            if node.value is None:
+                yield state, game.current_player(state), node
+                assert node.value is not None
+                values = node.value
+                break
+            action = self._select(node, game.legal_actions(state))
+            game.apply(state, action, rng)
+            node = node.child(action)
+            path.append(node)
+        for visited in path:
+            visited.visits += 1
+            sums = visited.value_sum
+            for p, v in enumerate(values):
+                sums[p] += v
+
+    def _select(self, node: Node, legal: list[int]) -> int:
+        """Below the root: the action whose share of visits most lags the improved policy."""
+        if len(legal) == 1:
+            return legal[0]
+        assert node.logits is not None and node.value is not None
+        player = node.player
+        visits = np.zeros(len(legal))
+        q = np.zeros(len(legal))
+        children = node.children
+        for i, a in enumerate(legal):
+            child = children.get(a)
+            if child is not None and child.visits:
+                visits[i] = child.visits
+                q[i] = (child.value_sum[player] / child.visits + 1.0) * 0.5
+        logits = node.logits[legal]
+        done = completed_q(logits, visits, q, (node.value[player] + 1.0) * 0.5)
+        policy = _softmax(logits + sigma(self.config, visits, done))
+        return legal[int(np.argmax(policy - visits / (1.0 + visits.sum())))]

@@ -1,0 +1,656 @@
+"""Search-and-learn (expert iteration, AlphaZero family) with Gumbel IS-MCTS.
+
+    choco train --engine az --config configs/chocolates_v0/az.yaml
+    choco train --engine az --env-id chocolates_v0 --max-minutes 5 --simulations 16
+
+The loop, top to bottom:
+
+1. **Self-play.** ``num_games`` games advance in lockstep. At every decision of every
+   game the search (``choco_envs.policy.search``) runs from a fresh determinization of the
+   acting seat's view, ``simulations`` times, all games' leaves evaluated in one forward
+   pass of the network. The game plays the search's action (its Gumbel noise is the
+   exploration); the decision is stored with the seat's policy input, its legal mask and
+   the search's improved policy.
+2. **Targets.** When a game ends, each stored decision gets the rules' rank-based returns
+   of every seat, in the deciding seat's order (own first): the value head's target.
+3. **Learning.** A replay buffer of the last ``replay_size`` decisions; Adam on
+   cross-entropy to the improved policy plus ``value_coef`` x squared error of
+   tanh(value) to the returns, ``reuse`` passes over each new decision on average.
+4. **Evaluation** every ``eval_every_minutes``: the network alone against fixed bots on
+   duplicate deals (``choco_envs.train.evaluate``), as TensorBoard scalars
+   (``eval/<opponent>``) and a learning curve (``curve.json``, ``curve.png``); the latest
+   weights and the optimizer are saved for ``--resume``.
+5. **The final file** (``final.safetensors``): the network, its search settings
+   (``search`` metadata: the ``az`` bot's default) and ``final_eval_games`` evaluations of
+   the network alone against random and greedy (what ``choco ship`` requires), plus the
+   search bot against ``search_eval_opponents`` (``arena_search``).
+
+The network (``choco_envs.policy.net.ActorCritic`` with one value output per seat) reads
+only the seat's policy input; ``init_from`` starts it from a trained policy file of the
+same inputs (its policy; the value head starts fresh). A run writes under
+``runs/<run_name>/``; ``choco ship`` is the only way into ``checkpoints/``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from choco_envs.core.errors import ChocoError, ConfigError
+
+
+@dataclass
+class Args:
+    env_id: str = "chocolates_v0"
+    """the env to train on"""
+    options: dict[str, Any] = field(default_factory=lambda: {"num_players": 2})
+    """game options (num_players and rule options)"""
+    encoder: str = "flat"
+    """the observation the network reads: flat or planes"""
+    feature: str = ""
+    """a feature function added to the observation ('' for none)"""
+    hidden: tuple[int, ...] = (256, 256)
+    """hidden layer sizes of the MLP"""
+    conv_channels: tuple[int, ...] = ()
+    """conv layers over a planes observation (empty: an MLP on the flat input)"""
+    board_actions: bool = False
+    """also score every action at its place on the board (planes with action planes)"""
+    init_from: str = ""
+    """a policy file of the same inputs whose policy starts the network ('' for none)"""
+    resume: str = ""
+    """a run folder (or its latest.safetensors) to continue: weights, optimizer, counters"""
+    num_games: int = 64
+    """games played in lockstep (their leaves are evaluated in one forward pass)"""
+    simulations: int = 32
+    """search simulations per decision in self-play"""
+    max_considered: int = 16
+    """actions the Gumbel root considers"""
+    c_visit: float = 50.0
+    """sigma(q) = (c_visit + max visits) * c_scale * q"""
+    c_scale: float = 1.0
+    """scale of q against the logits in the improved policy"""
+    play_simulations: int = 64
+    """the az bot's default simulations, stored in the file"""
+    learning_rate: float = 1e-3
+    """Adam's step size"""
+    weight_decay: float = 1e-4
+    """Adam's L2 weight decay"""
+    batch_size: int = 256
+    """decisions per gradient step"""
+    replay_size: int = 100_000
+    """decisions kept in the replay buffer"""
+    reuse: float = 4.0
+    """gradient passes over each new decision, on average"""
+    value_coef: float = 1.0
+    """weight of the value loss"""
+    moves_per_iteration: int = 8
+    """lockstep decisions of every game between learning phases"""
+    max_minutes: float = 10.0
+    """wall-clock budget of self-play and learning (evaluations not counted)"""
+    total_games: int = 0
+    """stop after this many self-play games (0: no limit)"""
+    eval_every_minutes: float = 5.0
+    """minutes between evaluations of the network alone"""
+    eval_games: int = 100
+    """games per opponent in the periodic evaluations"""
+    eval_opponents: tuple[str, ...] = ("random", "greedy")
+    """bots the network alone meets in evaluations (bot specs)"""
+    final_eval_games: int = 400
+    """games per opponent in the final evaluation (choco ship needs 400)"""
+    search_eval_opponents: tuple[str, ...] = ("greedy",)
+    """bots the search bot (play_simulations) meets in the final evaluation"""
+    search_eval_games: int = 0
+    """games per search-bot opponent in the final evaluation (0: none)"""
+    torch_threads: int = 1
+    """torch intra-op threads (1 suits a 2-core machine running self-play)"""
+    seed: int = 1
+    """seed of the games, the search and the network's initialisation"""
+    runs_dir: str = "runs"
+    """folder of run folders"""
+    run_name: str = ""
+    """run folder name ('' for <env_id>__az__<seed>)"""
+    track: bool = True
+    """write TensorBoard scalars"""
+    progress: bool = True
+    """print a progress line after every iteration"""
+
+    def check(self) -> None:
+        positive = (
+            "num_games", "simulations", "max_considered", "play_simulations",
+            "batch_size", "replay_size", "moves_per_iteration", "eval_games",
+        )  # fmt: skip
+        for name in positive:
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 1:
+                raise ConfigError(f"{name}={value!r} is not allowed; allowed: an int >= 1")
+        for name in ("learning_rate", "max_minutes", "eval_every_minutes", "reuse"):
+            value = getattr(self, name)
+            if not (isinstance(value, (int, float)) and value > 0 and math.isfinite(value)):
+                raise ConfigError(f"{name}={value!r} is not allowed; allowed: a number > 0")
+        for name in ("weight_decay", "value_coef", "c_visit", "c_scale"):
+            value = getattr(self, name)
+            if not (isinstance(value, (int, float)) and value >= 0 and math.isfinite(value)):
+                raise ConfigError(f"{name}={value!r} is not allowed; allowed: a number >= 0")
+        if self.final_eval_games < 0 or self.search_eval_games < 0 or self.total_games < 0:
+            raise ConfigError("final_eval_games, search_eval_games and total_games are >= 0")
+        if not 1 <= self.torch_threads <= 64:
+            raise ConfigError(f"torch_threads={self.torch_threads}; allowed: 1..64")
+
+    @property
+    def run_dir(self) -> Path:
+        return Path(self.runs_dir) / (self.run_name or f"{self.env_id}__az__{self.seed}")
+
+
+# ---------------------------------------------------------------- setup
+@dataclass
+class Setup:
+    game: Any
+    inputs: Any
+    net: Any
+    start: Path | None  # a policy file whose policy starts the network
+    resume: Path | None  # a latest.safetensors to continue
+
+
+def prepare(args: Args) -> Setup:
+    """Everything checked before anything runs or is written (ConfigError/CheckpointError)."""
+    from choco_envs import bots
+    from choco_envs.policy.checkpoint import check_compatible, checkpoint_dir, read_metadata
+    from choco_envs.policy.features import PolicyInputs
+    from choco_envs.policy.net import NetConfig, check_config
+    from choco_envs.registry import make_game
+
+    args.check()
+    game = make_game(args.env_id, **args.options)
+    if args.encoder not in game.encoders:
+        raise ConfigError(
+            f"encoder={args.encoder!r} is not allowed for {args.env_id}; allowed: "
+            + ", ".join(game.encoders)
+        )
+    inputs = PolicyInputs(game, args.encoder, args.feature)
+    planes = inputs.encoder.action_planes if args.board_actions else None
+    if args.board_actions and planes is None:
+        raise ConfigError(
+            f"board_actions: {args.env_id}'s {args.encoder!r} observation places no actions "
+            "on a board (use encoder planes of an env that has action planes)"
+        )
+    net = NetConfig(
+        inputs.obs_shape,
+        game.num_actions,
+        tuple(args.hidden),
+        tuple(args.conv_channels),
+        len(planes.channels) if planes else 0,
+        tuple(planes.index) if planes else (),
+        extra_inputs=inputs.extra,
+        value_outputs=game.num_players,
+    )
+    try:
+        check_config(net)
+    except ValueError as err:
+        raise ConfigError(f"the network of these Args is not allowed: {err}") from None
+    for spec in (*args.eval_opponents, *args.search_eval_opponents):
+        bots.make(spec, env_id=args.env_id, seed=0, env_options=args.options)
+    start = Path(args.init_from) if args.init_from else None
+    if start is not None:
+        meta = read_metadata(start)
+        check_compatible(meta, start, args.env_id, dict(game.config))
+        stored = (meta.get("features") or {}).get("name", "")
+        network = meta["network"]
+        theirs = (
+            meta["encoder"],
+            stored,
+            tuple(network.get("hidden", ())),
+            tuple(network.get("conv_channels", ())),
+            int(network.get("action_channels", 0)),
+        )
+        ours = (args.encoder, args.feature, net.hidden, net.conv_channels, net.action_channels)
+        if theirs != ours:
+            raise ConfigError(
+                f"init_from: {args.init_from!r} reads (encoder, feature, hidden, conv_channels, "
+                f"action_channels) {theirs}; this run's network is {ours}"
+            )
+    resume = None
+    if args.resume:
+        resume = Path(args.resume)
+        if resume.is_dir():
+            resume = resume / "latest.safetensors"
+        check_compatible(read_metadata(resume), resume, args.env_id, dict(game.config))
+    shipped = checkpoint_dir()
+    if shipped is not None and args.run_dir.resolve().is_relative_to(shipped.resolve()):
+        raise ConfigError(f"{str(args.run_dir)!r} is inside the shipped checkpoints folder")
+    return Setup(game, inputs, net, start, resume)
+
+
+# ---------------------------------------------------------------- replay buffer
+class Replay:
+    """The last ``capacity`` decisions: policy input, legal mask, improved policy, and
+    the outcome of every seat in the deciding seat's order (filled when the game ends)."""
+
+    def __init__(self, capacity: int, input_size: int, num_actions: int, players: int) -> None:
+        self.x = np.zeros((capacity, input_size), np.float32)
+        self.mask = np.zeros((capacity, num_actions), bool)
+        self.policy = np.zeros((capacity, num_actions), np.float32)
+        self.value = np.zeros((capacity, players), np.float32)
+        self.capacity, self.size, self.next = capacity, 0, 0
+        self.added = 0  # decisions ever added
+
+    def add(self, x: np.ndarray, mask: np.ndarray, policy: np.ndarray, value: np.ndarray) -> None:
+        i = self.next
+        self.x[i], self.mask[i], self.policy[i], self.value[i] = x, mask, policy, value
+        self.next = (i + 1) % self.capacity
+        self.size = min(self.size + 1, self.capacity)
+        self.added += 1
+
+    def sample(self, n: int, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+        idx = rng.integers(0, self.size, n)
+        return self.x[idx], self.mask[idx], self.policy[idx], self.value[idx]
+
+
+# ---------------------------------------------------------------- self-play
+@dataclass
+class _Decision:
+    x: np.ndarray
+    mask: np.ndarray
+    policy: np.ndarray
+    seat: int
+
+
+class SelfPlay:
+    """``num_games`` games in lockstep, every decision searched; finished games'
+    decisions go to the replay buffer with their outcomes."""
+
+    def __init__(self, game: Any, inputs: Any, evaluator: Any, args: Args, seed: int) -> None:
+        from choco_envs.policy.search import GumbelSearch, SearchConfig
+
+        self.game, self.inputs, self.args = game, inputs, args
+        config = SearchConfig(
+            args.simulations, args.max_considered, 1.0, args.c_visit, args.c_scale
+        )
+        self.search = GumbelSearch(game, evaluator, config, seed=seed)
+        self.rng = random.Random(seed)
+        self.states = [game.new_state(self._game_rng(i)) for i in range(args.num_games)]
+        self.rngs = [random.Random(self.rng.randrange(2**62)) for _ in self.states]
+        self.pending: list[list[_Decision]] = [[] for _ in self.states]
+        self.games_done = 0
+        self.decisions = 0
+        self.simulations = 0
+
+    def _game_rng(self, i: int) -> random.Random:
+        return random.Random(self.rng.randrange(2**62))
+
+    def _finish(self, i: int, replay: Replay) -> None:
+        game, s = self.game, self.states[i]
+        returns = [float(r) for r in game.returns(s)]
+        n = len(returns)
+        for d in self.pending[i]:
+            replay.add(
+                d.x, d.mask, d.policy, np.array([returns[(d.seat + k) % n] for k in range(n)])
+            )
+        self.pending[i] = []
+        self.games_done += 1
+        self.states[i] = game.new_state(self.rngs[i])
+
+    def step(self, replay: Replay) -> None:
+        """One searched decision in every game (forced moves are played on the way)."""
+        from choco_envs.policy.search import Root
+
+        game, roots, slots = self.game, [], []
+        for i, s in enumerate(self.states):
+            while True:
+                if game.is_over(s):
+                    self._finish(i, replay)
+                    s = self.states[i]
+                    continue
+                legal = game.legal_actions(s)
+                if len(legal) > 1:
+                    break
+                game.apply(s, legal[0], self.rngs[i])
+            seat = game.current_player(s)
+
+            def draw(rng: random.Random, s: Any = s, seat: int = seat) -> Any:
+                return game.determinize(s, seat, rng)
+
+            roots.append(Root(draw, seat, legal))
+            slots.append(i)
+        results = self.search.run(roots)
+        self.simulations += self.search.last_simulations
+        for i, root, result in zip(slots, roots, results, strict=True):
+            s = self.states[i]
+            mask = game.legal_mask(s)
+            policy = np.zeros(game.num_actions, np.float32)
+            policy[result.legal] = result.policy
+            x = self.inputs.encode(s, root.player)  # the seat's own observation
+            self.pending[i].append(_Decision(x, mask, policy, root.player))
+            game.apply(s, result.action, self.rngs[i])
+            self.decisions += 1
+
+
+# ---------------------------------------------------------------- learning
+def learn(model: Any, optimizer: Any, replay: Replay, steps: int, args: Args, gen: Any) -> dict:
+    import torch
+
+    totals = {"policy": 0.0, "value": 0.0, "entropy_target": 0.0}
+    model.train()
+    for _ in range(steps):
+        x, mask, policy, value = (torch.from_numpy(a) for a in replay.sample(args.batch_size, gen))
+        logits, v = model(x, mask)
+        logp = logits.log_softmax(-1)
+        policy_loss = -(policy * logp.masked_fill(~mask, 0.0)).sum(-1).mean()
+        value_loss = ((torch.tanh(v.reshape(value.shape)) - value) ** 2).mean()
+        loss = policy_loss + args.value_coef * value_loss
+        optimizer.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+        totals["policy"] += float(policy_loss.detach())
+        totals["value"] += float(value_loss.detach())
+        totals["entropy_target"] += float(-(policy * policy.clamp_min(1e-12).log()).sum(-1).mean())
+    model.eval()
+    return {k: v / max(1, steps) for k, v in totals.items()}
+
+
+# ---------------------------------------------------------------- evaluation
+def evaluate_network(model: Any, args: Args, games: int, seed: int) -> dict[str, Any]:
+    from choco_envs.train.evaluate import evaluate
+
+    return {
+        opp: evaluate(
+            model, args.env_id, args.options, args.encoder, opp, games, seed, args.feature
+        )
+        for opp in args.eval_opponents
+    }
+
+
+def evaluate_search(
+    model: Any, args: Args, inputs: Any, opponent: str, games: int, seed: int
+) -> dict[str, Any]:
+    """The search bot (``play_simulations``, no root noise) against ``opponent`` in every
+    other seat: duplicate deals, seats rotated, every game's search batched together."""
+    from choco_envs import bots
+    from choco_envs.arena.stats import wilson_interval
+    from choco_envs.bots.base import AgentView
+    from choco_envs.policy.az_bot import NetEvaluator
+    from choco_envs.policy.search import GumbelSearch, Root, SearchConfig
+    from choco_envs.registry import make_game
+
+    game = make_game(args.env_id, **args.options)
+    n = game.num_players
+    games = max(n, games - games % n)
+    config = SearchConfig(
+        args.play_simulations, args.max_considered, 0.0, args.c_visit, args.c_scale
+    )
+    search = GumbelSearch(game, NetEvaluator(model, inputs, n), config, seed=seed)
+    rngs = [random.Random(seed + g // n) for g in range(games)]
+    states = [game.new_state(r) for r in rngs]
+    seats = [g % n for g in range(games)]
+    opponents = [bots.make(opponent, env_id=args.env_id, seed=seed + g) for g in range(games)]
+    flat = game.encoder("flat")
+    while True:
+        roots, slots = [], []
+        for g, s in enumerate(states):
+            while not game.is_over(s) and game.current_player(s) != seats[g]:
+                p = game.current_player(s)
+                view = AgentView(game, s, p, flat.encode(s, p), game.legal_mask(s))
+                game.apply(s, opponents[g].act_view(view), rngs[g])
+            if game.is_over(s):
+                continue
+            legal = game.legal_actions(s)
+            if len(legal) == 1:
+                game.apply(s, legal[0], rngs[g])
+                continue
+
+            def draw(rng: random.Random, s: Any = s, p: int = seats[g]) -> Any:
+                return game.determinize(s, p, rng)
+
+            roots.append(Root(draw, seats[g], legal))
+            slots.append(g)
+        if not roots:
+            if all(game.is_over(s) for s in states):
+                break
+            continue
+        for g, result in zip(slots, search.run(roots), strict=True):
+            game.apply(states[g], result.action, rngs[g])
+    values = np.array([game.returns(s)[seats[g]] for g, s in enumerate(states)])
+    wins = int(np.sum(values >= 1.0 - 1e-9))
+    low, high = wilson_interval(wins, games)
+    return {
+        "win_rate": wins / games,
+        "win_rate_ci95": [round(low, 4), round(high, 4)],
+        "mean_return": float(values.mean()),
+        "games": games,
+        "opponent": opponent,
+        "seed": seed,
+        "simulations": args.play_simulations,
+    }
+
+
+# ---------------------------------------------------------------- files
+def meta_of(args: Args, setup: Setup, games: int, arena: dict, command: str) -> dict[str, Any]:
+    game = setup.game
+    return {
+        "env_id": args.env_id,
+        "version": game.spec.version,
+        "options": {k: v for k, v in game.config.items() if isinstance(v, (bool, int, float, str))},
+        "encoder": args.encoder,
+        "features": setup.inputs.metadata(),
+        "observation_shape": list(setup.inputs.obs_shape),
+        "num_actions": int(game.num_actions),
+        "steps_trained": int(games),
+        "arena": arena,
+        "search": {
+            "simulations": args.play_simulations,
+            "max_considered": args.max_considered,
+            "c_visit": args.c_visit,
+            "c_scale": args.c_scale,
+        },
+        "training": {"engine": "az", "command": command, "args": dataclasses.asdict(args)},
+    }
+
+
+def plot_curve(curve: list[dict[str, Any]], path: Path, title: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    opponents = sorted({k for row in curve for k in row.get("win_rate", {})})
+    for opp in opponents:
+        xs = [row["minutes"] for row in curve if opp in row.get("win_rate", {})]
+        ys = [row["win_rate"][opp] for row in curve if opp in row.get("win_rate", {})]
+        ax.plot(xs, ys, marker="o", label=f"network alone vs {opp}")
+    ax.set_xlabel("training minutes")
+    ax.set_ylabel("win rate")
+    ax.set_ylim(0, 1)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower right")
+    ax.set_title(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+# ---------------------------------------------------------------- the loop
+def train(args: Args, command: str = "") -> Path:
+    import torch
+
+    from choco_envs.policy.az_bot import NetEvaluator
+    from choco_envs.policy.checkpoint import load_policy, save_checkpoint
+    from choco_envs.policy.net import ActorCritic
+
+    setup = prepare(args)
+    torch.set_num_threads(args.torch_threads)
+    torch.manual_seed(args.seed)
+    run_dir = args.run_dir
+    run_dir.mkdir(parents=True, exist_ok=True)
+    model = ActorCritic(setup.net)
+    optimizer = torch.optim.Adam(
+        model.parameters(), lr=args.learning_rate, weight_decay=args.weight_decay
+    )
+    games_before, minutes_before, curve = 0, 0.0, []
+    if setup.start is not None:
+        start, _ = load_policy(setup.start, args.env_id, dict(setup.game.config))
+        weights = {k: v for k, v in start.state_dict().items() if not k.startswith("critic.")}
+        model.load_state_dict(weights, strict=False)
+    if setup.resume is not None:
+        loaded, meta = load_policy(setup.resume, args.env_id, dict(setup.game.config))
+        model.load_state_dict(loaded.state_dict())
+        state_file = setup.resume.with_name("latest_state.pt")
+        if state_file.is_file():
+            saved = torch.load(state_file, weights_only=True)
+            optimizer.load_state_dict(saved["optimizer"])
+        games_before = int(meta["steps_trained"])
+        minutes_before = float(meta["training"].get("minutes", 0.0))
+        curve_file = setup.resume.with_name("curve.json")
+        if curve_file.is_file():
+            curve = json.loads(curve_file.read_text())
+    model.eval()
+    writer = None
+    if args.track:
+        from torch.utils.tensorboard import SummaryWriter
+
+        writer = SummaryWriter(str(run_dir))
+    evaluator = NetEvaluator(model, setup.inputs, setup.game.num_players)
+    selfplay = SelfPlay(setup.game, setup.inputs, evaluator, args, seed=args.seed + games_before)
+    replay = Replay(
+        args.replay_size, setup.inputs.size, setup.game.num_actions, setup.game.num_players
+    )
+    gen = np.random.default_rng(args.seed)
+    began = time.perf_counter()
+    spent = 0.0  # seconds of self-play and learning
+    next_eval = args.eval_every_minutes * 60
+    losses: dict[str, float] = {}
+
+    def minutes() -> float:
+        return minutes_before + spent / 60
+
+    def record(arena: dict[str, Any]) -> None:
+        games = games_before + selfplay.games_done
+        rates = {k: v["win_rate"] for k, v in arena.items()}
+        row: dict[str, Any] = {
+            "minutes": round(minutes(), 2),
+            "games": games,
+            "win_rate": rates,
+        }
+        curve.append(row)
+        (run_dir / "curve.json").write_text(json.dumps(curve, indent=1))
+        for opp, res in arena.items():
+            if writer is not None:
+                writer.add_scalar(f"eval/{opp}", res["win_rate"], games)
+                writer.add_scalar(f"eval_by_minute/{opp}", res["win_rate"], int(minutes()))
+        meta = meta_of(args, setup, games, arena, command)
+        meta["training"]["minutes"] = round(minutes(), 2)
+        save_checkpoint(run_dir / "latest.safetensors", model, meta)
+        torch.save({"optimizer": optimizer.state_dict()}, run_dir / "latest_state.pt")
+        print(
+            f"[{minutes():6.1f} min] games {games:>7}  "
+            + "  ".join(f"vs {k}: {v:.3f}" for k, v in rates.items()),
+            flush=True,
+        )
+
+    def out_of_budget() -> bool:
+        if args.total_games and games_before + selfplay.games_done >= args.total_games:
+            return True
+        return minutes() - minutes_before >= args.max_minutes
+
+    while not out_of_budget():
+        tick = time.perf_counter()
+        before = replay.added
+        for _ in range(args.moves_per_iteration):
+            selfplay.step(replay)
+        new = replay.added - before
+        if replay.size >= args.batch_size and new > 0:
+            steps = max(1, int(round(new * args.reuse / args.batch_size)))
+            losses = learn(model, optimizer, replay, steps, args, gen)
+        took = time.perf_counter() - tick
+        spent += took
+        if writer is not None and losses:
+            step = games_before + selfplay.games_done
+            for k, v in losses.items():
+                writer.add_scalar(f"losses/{k}", v, step)
+            writer.add_scalar("charts/decisions_per_s", selfplay.decisions / max(spent, 1e-9), step)
+            writer.add_scalar(
+                "charts/simulations_per_s", selfplay.simulations / max(spent, 1e-9), step
+            )
+        if args.progress:
+            print(
+                f"  {minutes():6.1f} min  games {games_before + selfplay.games_done:>7}  "
+                f"decisions {selfplay.decisions:>8}  sims/s {selfplay.simulations / max(spent, 1e-9):7.0f}"
+                + "".join(f"  {k} {v:.3f}" for k, v in losses.items()),
+                flush=True,
+            )
+        if spent >= next_eval:
+            record(evaluate_network(model, args, args.eval_games, seed=10_000))
+            next_eval += args.eval_every_minutes * 60
+    print(f"self-play and learning took {time.perf_counter() - began:.0f} s; final evaluation")
+    arena = (
+        evaluate_network(model, args, args.final_eval_games, seed=20_000)
+        if args.final_eval_games
+        else {}
+    )
+    if args.final_eval_games:
+        record(arena)
+    search_arena = {}
+    if args.search_eval_games:
+        for opp in args.search_eval_opponents:
+            res = evaluate_search(model, args, setup.inputs, opp, args.search_eval_games, 30_000)
+            search_arena[opp] = res
+            print(
+                f"az ({args.play_simulations} simulations) vs {opp}: {res['win_rate']:.3f} {res['win_rate_ci95']}"
+            )
+    meta = meta_of(args, setup, games_before + selfplay.games_done, arena, command)
+    meta["arena_search"] = search_arena
+    meta["training"]["minutes"] = round(minutes(), 2)
+    meta["training"]["simulations_per_s"] = round(selfplay.simulations / max(spent, 1e-9), 1)
+    path = save_checkpoint(run_dir / "final.safetensors", model, meta)
+    if len(curve) >= 1:
+        plot_curve(curve, run_dir / "curve.png", f"{args.env_id} az")
+    if writer is not None:
+        writer.close()
+    print(f"saved {path} after {games_before + selfplay.games_done} self-play games")
+    return path
+
+
+# ---------------------------------------------------------------- command line
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from choco_envs.train.config import add_flags
+
+    parser.add_argument("--config", metavar="FILE", help="YAML file of Args overrides")
+    add_flags(parser.add_argument_group("Args (each also a config key, in snake_case)"), Args)
+
+
+def args_from(ns: argparse.Namespace) -> Args:
+    from choco_envs.train.config import build, load_yaml
+
+    config = load_yaml(ns.config) if getattr(ns, "config", None) else {}
+    return build(Args, config, ns, source=f"config {ns.config!r}" if ns.config else "config")
+
+
+def main(argv: list[str] | None = None, prog: str = "python -m choco_envs.train.az") -> int:
+    import shlex
+
+    parser = argparse.ArgumentParser(
+        prog=prog, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    add_arguments(parser)
+    argv = sys.argv[1:] if argv is None else argv
+    ns = parser.parse_args(argv)
+    try:
+        train(args_from(ns), command=f"{prog} {shlex.join(argv)}")
+    except ChocoError as err:
+        print(f"{prog.split()[-1]}: error: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,306 @@
+"""The search-and-learn engine (``choco_envs.train.az``), its search
+(``choco_envs.policy.search``) and the ``az`` bot (``choco_envs.policy.az_bot``)."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from choco_envs import bots
+from choco_envs.bots.base import AgentView
+from choco_envs.core.errors import CheckpointError, ConfigError
+from choco_envs.policy.search import GumbelSearch, Root, SearchConfig, completed_q
+from choco_envs.registry import make_game
+from tests.training.conftest import toy_meta, toy_model
+from tests.training.toy_nim import ENV_ID
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def nim_value(stones: int) -> float:
+    """Perfect play of Nim taking 1-3, last stone wins: the player to move loses exactly
+    when the stones left are a multiple of 4."""
+    return -1.0 if stones % 4 == 0 else 1.0
+
+
+def exact_nim_evaluator(game: Any) -> Any:
+    """Uniform priors and the exact value of every seat (own seat first)."""
+
+    def evaluate(states: list[Any], players: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        n = game.num_players
+        logits = np.zeros((len(states), game.num_actions))
+        values = np.zeros((len(states), n))
+        for i, s in enumerate(states):
+            v = nim_value(s.stones)
+            values[i] = [v] + [-v] * (n - 1)
+        return logits, values
+
+    return evaluate
+
+
+def nim_root(game: Any, stones: int) -> Root:
+    s = game.new_state(random.Random(0))
+    s.stones = stones
+    return Root(lambda rng, s=s: game.copy(s), 0, game.legal_actions(s))
+
+
+@pytest.mark.parametrize("stones", [5, 6, 7, 9, 10, 13])
+def test_gumbel_with_every_root_action_searched_and_exact_values_picks_the_best(stones):
+    """Danihelka et al.: with every action considered and exact values, the improved
+    policy and the chosen action are the best action (leave a multiple of 4)."""
+    game = make_game(ENV_ID, stones=13)
+    config = SearchConfig(simulations=24, max_considered=3, gumbel_scale=1.0)
+    for seed in range(5):
+        search = GumbelSearch(game, exact_nim_evaluator(game), config, seed=seed)
+        result = search.run([nim_root(game, stones)])[0]
+        best = stones % 4 - 1
+        assert result.action == best, (stones, seed, result)
+        assert int(np.argmax(result.policy)) == result.legal.index(best)
+        assert all(v > 0 for v in result.visits)  # every root action was searched
+
+
+def test_the_search_batches_roots_and_evaluates_leaves_together():
+    """Many roots advance in lockstep: one evaluator call per simulation, not per root."""
+    game = make_game(ENV_ID, stones=13)
+    calls = []
+    exact = exact_nim_evaluator(game)
+
+    def counting(states, players):
+        calls.append(len(states))
+        return exact(states, players)
+
+    search = GumbelSearch(game, counting, SearchConfig(simulations=8, max_considered=3), seed=1)
+    results = search.run([nim_root(game, s) for s in (5, 6, 7, 9)])
+    assert [r.action for r in results] == [0, 1, 2, 0]
+    assert len(calls) <= 1 + 8 and max(calls) == 4
+
+
+def test_completed_q_fills_unvisited_actions_with_the_mixed_value():
+    """The improved policy's completed q: visited actions keep their q; unvisited ones get
+    the prior-weighted mix of the network value and the visited q's, then [0, 1]."""
+    logits = np.zeros(3)
+    visits = np.array([2.0, 0.0, 0.0])
+    q = np.array([1.0, 0.0, 0.0])
+    done = completed_q(logits, visits, q, value=0.0)
+    # mixed = (0 + 2 / (1/3) * (1/3 * 1)) / 3 = 2/3 for both unvisited actions
+    assert done[0] == 1.0 and done[1] == done[2] == 0.0
+    done = completed_q(logits, np.array([2.0, 1.0, 0.0]), np.array([1.0, 0.0, 0.0]), 0.5)
+    assert done[0] == 1.0 and done[1] == 0.0 and 0.0 < done[2] < 1.0
+
+
+def test_batched_and_one_at_a_time_inference_agree():
+    from choco_envs.policy.az_bot import NetEvaluator
+    from choco_envs.policy.features import PolicyInputs
+
+    game = make_game("chocolates_v0", num_players=3)
+    from choco_envs.policy.net import ActorCritic, NetConfig
+
+    inputs = PolicyInputs(game, "flat", "chocolates_truth")
+    model = ActorCritic(
+        NetConfig(inputs.obs_shape, game.num_actions, (32,), extra_inputs=inputs.extra,
+                  value_outputs=3)
+    ).eval()  # fmt: skip
+    evaluator = NetEvaluator(model, inputs, 3)
+    rng = random.Random(3)
+    states, players = [], []
+    s = game.new_state(rng)
+    while not game.is_over(s) and len(states) < 12:
+        states.append(game.copy(s))
+        players.append(game.current_player(s))
+        game.apply(s, rng.choice(game.legal_actions(s)), rng)
+    logits, values = evaluator(states, players)
+    for i, (st, p) in enumerate(zip(states, players, strict=True)):
+        one_logits, one_values = evaluator([st], [p])
+        np.testing.assert_allclose(one_logits[0], logits[i], rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(one_values[0], values[i], rtol=1e-5, atol=1e-5)
+    assert values.shape == (12, 3) and np.all(np.abs(values) <= 1.0)
+
+
+# ---------------------------------------------------------------- the loop
+def test_the_loop_learns_optimal_nim_in_seconds(tmp_path: Path) -> None:
+    """From a random network, search and learning reach perfect play of Nim: take
+    stones % 4 wherever the player to move can win."""
+    from choco_envs.policy.checkpoint import load_policy
+    from choco_envs.train.az import Args, train
+
+    args = Args(
+        env_id=ENV_ID, options={"num_players": 2, "stones": 10}, hidden=(32,),
+        num_games=16, simulations=8, max_considered=3, learning_rate=3e-3, batch_size=64,
+        moves_per_iteration=4, total_games=1200, max_minutes=2.0, eval_every_minutes=10.0,
+        eval_games=2, final_eval_games=0, search_eval_games=0, runs_dir=str(tmp_path),
+        run_name="nim", track=False, progress=False, seed=3,
+    )  # fmt: skip
+    path = train(args)
+    model, meta = load_policy(path, ENV_ID)
+    assert meta["training"]["engine"] == "az" and model.config.value_outputs == 2
+    game = make_game(ENV_ID, stones=10)
+    import torch
+
+    from choco_envs.policy.features import PolicyInputs
+
+    inputs = PolicyInputs(game, "flat")
+    wrong = []
+    for stones in range(1, 11):
+        s = game.new_state(random.Random(0))
+        s.stones = stones
+        x = torch.from_numpy(inputs.encode(s, 0)[None])
+        logits, value = model(x, torch.from_numpy(game.legal_mask(s)[None]))
+        if stones % 4 and int(logits.argmax()) != stones % 4 - 1:
+            wrong.append(stones)
+        if stones % 4 and float(torch.tanh(value[0, 0])) < 0.0:
+            wrong.append(("value", stones))
+    assert not wrong, wrong
+
+
+def test_choco_train_engine_az_writes_a_file_the_az_and_policy_bots_play(tmp_path: Path):
+    """The CLI run in CI (a tiny budget): a loadable file with its search settings and
+    stored evaluations, played by ``az:checkpoint=`` and by ``policy:``."""
+    run = subprocess.run(
+        [
+            sys.executable, "-m", "choco_envs.cli", "train", "--engine", "az",
+            "--env-id", "chocolates_v0", "--max-minutes", "0.05", "--num-games", "4",
+            "--simulations", "4", "--play-simulations", "4", "--hidden", "32",
+            "--eval-games", "2", "--final-eval-games", "2", "--search-eval-games", "2",
+            "--runs-dir", str(tmp_path), "--run-name", "tiny", "--track", "false",
+            "--progress", "false",
+        ],
+        capture_output=True, text=True, timeout=600, cwd=tmp_path,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-2000:]
+    path = tmp_path / "tiny" / "final.safetensors"
+    from choco_envs.policy.checkpoint import read_metadata
+
+    meta = read_metadata(path)
+    assert meta["search"]["simulations"] == 4
+    assert set(meta["arena"]) == {"random", "greedy"} and "greedy" in meta["arena_search"]
+    assert (tmp_path / "tiny" / "curve.json").is_file()
+    from choco_envs.arena import run_arena
+
+    report = run_arena(
+        "chocolates_v0", [f"az:checkpoint={path}", f"policy:{path}"], games=2, progress=False
+    )
+    assert report["games_played"] == 2
+
+
+def test_bad_az_args_are_one_line_errors(tmp_path: Path) -> None:
+    from choco_envs.train.az import Args, prepare
+
+    with pytest.raises(ConfigError, match="simulations=0"):
+        prepare(Args(simulations=0, runs_dir=str(tmp_path)))
+    with pytest.raises(ConfigError, match="encoder='planes' is not allowed"):
+        prepare(Args(env_id="chocolate_factory_v2", encoder="planes", runs_dir=str(tmp_path)))
+
+
+# ---------------------------------------------------------------- the bot
+def save_az(tmp_path: Path, env_id: str, **options: Any) -> Path:
+    """A small untrained policy-value file of ``env_id`` (one value per seat)."""
+    import torch
+
+    from choco_envs.policy.checkpoint import save_checkpoint
+    from choco_envs.policy.features import PolicyInputs
+    from choco_envs.policy.net import ActorCritic, NetConfig
+
+    game = make_game(env_id, **options)
+    inputs = PolicyInputs(game, "flat")
+    torch.manual_seed(0)
+    model = ActorCritic(
+        NetConfig(inputs.obs_shape, game.num_actions, (16,), value_outputs=game.num_players)
+    )
+    meta = {
+        "env_id": env_id,
+        "version": game.spec.version,
+        "options": {k: v for k, v in game.config.items() if isinstance(v, (bool, int, str))},
+        "encoder": "flat",
+        "observation_shape": list(inputs.obs_shape),
+        "num_actions": game.num_actions,
+        "steps_trained": 0,
+        "arena": {},
+        "search": {"simulations": 8},
+        "training": {"engine": "az"},
+    }
+    return save_checkpoint(tmp_path / f"az_{env_id}.safetensors", model, meta)
+
+
+def test_the_az_bot_refuses_mismatched_checkpoints_in_one_line(tmp_path, toy_checkpoint):
+    from choco_envs.policy.checkpoint import save_checkpoint
+
+    with pytest.raises(CheckpointError, match="value output") as err:
+        bots.make(f"az:checkpoint={toy_checkpoint}", env_id=ENV_ID)
+    assert "\n" not in str(err.value)
+    path = save_az(tmp_path, "chocolates_v0")
+    with pytest.raises(CheckpointError, match="trained for 'chocolates_v0', not 'le_chocolat_v0'"):
+        bots.make(f"az:checkpoint={path}", env_id="le_chocolat_v0")
+    three = save_checkpoint(
+        tmp_path / "nim3.safetensors", toy_model(num_players=3), toy_meta(num_players=3)
+    )
+    with pytest.raises(CheckpointError, match="not one per seat"):
+        bots.make(f"az:checkpoint={three}", env_id=ENV_ID)
+    with pytest.raises(ConfigError, match="simulations or time"):
+        bots.make(f"az:checkpoint={path},simulations=4,time=1", env_id="chocolates_v0")
+    with pytest.raises(ConfigError, match="simulations=0"):
+        bots.make(f"az:checkpoint={path},simulations=0", env_id="chocolates_v0")
+
+
+GAMES = [
+    ("chocolates_v0", {}),
+    ("le_chocolat_v0", {}),
+    ("chocolatiers_v1", {}),
+    ("chocolatiers_v1", {"edition": "classic"}),
+    ("chocolate_factory_v2", {}),
+]
+
+
+@pytest.mark.parametrize(("env_id", "options"), GAMES, ids=[f"{e}-{o}" for e, o in GAMES])
+def test_the_az_bot_chooses_the_same_on_states_its_seat_cannot_tell_apart(
+    tmp_path, env_id, options
+):
+    """The search reads determinizations of the seat's view only: on the real state and on
+    another state consistent with the seat's view (its hidden parts resampled), the same
+    seed gives the same choice, and the search's statistics are the same."""
+    path = save_az(tmp_path, env_id, **options)
+    game = make_game(env_id, **options)
+    rng = random.Random(5)
+    checked = 0
+    for deal in range(2):
+        s = game.new_state(random.Random(deal))
+        step = 0
+        while not game.is_over(s):
+            seat = game.current_player(s)
+            legal = game.legal_actions(s)
+            if len(legal) > 1 and step % 7 == 0:
+                other = game.determinize(s, seat, rng)
+                choices = []
+                for state in (s, other):
+                    bot = bots.make(f"az:checkpoint={path},simulations=8", env_id=env_id, seed=9)
+                    obs = game.encoder("flat").encode(state, seat)
+                    view = AgentView(game, state, seat, obs, game.legal_mask(state))
+                    result = bot.search(view)
+                    choices.append((result.action, result.visits.tolist()))
+                assert choices[0] == choices[1], (step, choices)
+                checked += 1
+            game.apply(s, rng.choice(legal), rng)
+            step += 1
+    assert checked >= 4
+
+
+def test_the_az_bot_respects_its_time_budget(tmp_path):
+    """``az:time=S``: the budget follows the measured time per simulation."""
+    import time
+
+    path = save_az(tmp_path, "chocolates_v0")
+    bot = bots.make(f"az:checkpoint={path},time=0.05", env_id="chocolates_v0", seed=1)
+    game = make_game("chocolates_v0")
+    s = game.new_state(random.Random(1))
+    view = AgentView(game, s, 0, game.encoder("flat").encode(s, 0), game.legal_mask(s))
+    bot.act_view(view)  # calibrates
+    start = time.perf_counter()
+    for _ in range(3):
+        bot.act_view(view)
+    assert (time.perf_counter() - start) / 3 < 0.5
+    assert bot._budget() >= 2
