@@ -300,20 +300,56 @@ class GumbelSearch:
                 sums[p] += v
 
     def _select(self, node: Node, legal: list[int]) -> int:
-        """Below the root: the action whose share of visits most lags the improved policy."""
+        """Below the root: the action whose share of visits most lags the improved policy
+        (the numbers of :func:`completed_q` and :func:`sigma`, in plain Python: a node has
+        a handful of legal actions, where numpy's per-call cost dominates)."""
         if len(legal) == 1:
             return legal[0]
         assert node.logits is not None and node.value is not None
-        player = node.player
-        visits = np.zeros(len(legal))
-        q = np.zeros(len(legal))
-        children = node.children
-        for i, a in enumerate(legal):
-            child = children.get(a)
-            if child is not None and child.visits:
-                visits[i] = child.visits
-                q[i] = (child.value_sum[player] / child.visits + 1.0) * 0.5
-        logits = node.logits[legal]
-        done = completed_q(logits, visits, q, (node.value[player] + 1.0) * 0.5)
-        policy = _softmax(logits + sigma(self.config, visits, done))
-        return legal[int(np.argmax(policy - visits / (1.0 + visits.sum())))]
+        return legal[select_index(node, legal, self.config)]
+
+
+def select_index(node: Node, legal: list[int], config: SearchConfig) -> int:
+    """Index into ``legal`` of the non-root rule's choice: argmax of improved policy minus
+    visit share (Danihelka et al. 2022, section 5)."""
+    player = node.player
+    assert node.logits is not None and node.value is not None
+    row = node.logits
+    logits = [float(row[a]) for a in legal]
+    top = max(logits)
+    weights = [math.exp(x - top) for x in logits]
+    z = sum(weights)
+    prior = [w / z for w in weights]
+    children = node.children
+    visits: list[int] = []
+    q: list[float] = []
+    for a in legal:
+        child = children.get(a)
+        if child is not None and child.visits:
+            visits.append(child.visits)
+            q.append((child.value_sum[player] / child.visits + 1.0) * 0.5)
+        else:
+            visits.append(0)
+            q.append(0.0)
+    total = sum(visits)
+    mixed = (node.value[player] + 1.0) * 0.5
+    if total:
+        weight = sum(p for p, n in zip(prior, visits, strict=True) if n)
+        seen = sum(p * v for p, v, n in zip(prior, q, visits, strict=True) if n)
+        mixed = (mixed + total / weight * seen) / (1 + total)
+    done = [v if n else mixed for v, n in zip(q, visits, strict=True)]
+    low, high = min(done), max(done)
+    if high > low:
+        scale = (config.c_visit + max(visits)) * config.c_scale / (high - low)
+        scores = [x + scale * (d - low) for x, d in zip(logits, done, strict=True)]
+    else:
+        scores = logits
+    top = max(scores)
+    weights = [math.exp(x - top) for x in scores]
+    z = sum(weights)
+    best, best_score = 0, -math.inf
+    for i, (w, n) in enumerate(zip(weights, visits, strict=True)):
+        score = w / z - n / (1.0 + total)
+        if score > best_score:
+            best, best_score = i, score
+    return best

@@ -249,16 +249,23 @@ def ship(
     model, meta = load_policy(run_file)
     evaluation = stored_evaluation(meta, run_file)
     folder = root / meta["env_id"]
+    kind = engine_of(meta)
     incumbent = None
     for path in sorted(folder.glob(f"*{SUFFIX}")) if folder.is_dir() else []:
         try:
-            same = read_metadata(path)["options"] == meta["options"]
+            other = read_metadata(path)
+            same = other["options"] == meta["options"] and engine_of(other) == kind
         except CheckpointError:
-            same = path.stem == (name or "ppo")
+            same = path.stem == (name or kind)
         if same:
             incumbent = path
     if name is None:
-        name = incumbent.stem if incumbent is not None else "ppo"
+        name = incumbent.stem if incumbent is not None else kind
+    if not name.startswith(kind):
+        raise ConfigError(
+            f"--name {name!r} is not allowed for a file trained by the {kind} engine; allowed: "
+            f"a name starting with {kind!r} (bots.make({kind!r}) finds files by that prefix)"
+        )
     target = folder / f"{name}{SUFFIX}"
     if target.resolve() == run_file.resolve():
         raise ConfigError(f"{str(run_file)!r} is already the shipped file")
@@ -305,6 +312,13 @@ def ship(
 
 
 # ---------------------------------------------------------------- the README
+def engine_of(meta: dict[str, Any]) -> str:
+    """``az`` for a file of the search-and-learn engine, else ``ppo`` (the network alone;
+    RLlib exports included): the prefix of its shipped name."""
+    training = meta.get("training")
+    return "az" if isinstance(training, dict) and training.get("engine") == "az" else "ppo"
+
+
 def model_card(
     path: Path, meta: dict[str, Any], command: str, comparison: str, h2h: dict[str, Any] | None
 ) -> str:
@@ -325,7 +339,7 @@ def model_card(
     training = meta.get("training", {})
     trained = f"{meta['steps_trained']:,} env steps"
     if "minutes" in training:
-        trained += f", {training['minutes']} min of PPO"
+        trained += f", {training['minutes']} min of {'search and learning' if engine_of(meta) == 'az' else 'PPO'}"
     imitation = training.get("imitation")
     if imitation:
         trained += (
@@ -342,6 +356,11 @@ def model_card(
         ("vs random", _figure(meta["arena"]["random"])),
         ("vs greedy", _figure(meta["arena"]["greedy"])),
     ]
+    search = meta.get("search") or {}
+    for opponent, result in sorted((meta.get("arena_search") or {}).items()):
+        rows.append(
+            (f"az ({search.get('simulations', '?')} simulations) vs {opponent}", _figure(result))
+        )
     if h2h is not None:
         rows.append(("vs the file it replaced", _figure(h2h)))
     rows += [
@@ -370,28 +389,35 @@ def table(root: Path) -> str:
     from choco_envs.policy.checkpoint import read_metadata
 
     lines = [
-        "| file | env | options | reads | vs random | vs greedy | steps | KB |",
-        "|---|---|---|---|---|---|---|---|",
+        "| file | env | options | reads | vs random | vs greedy | with search (az) | steps | KB |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for path in sorted(root.glob("*/*.safetensors")):
         key = f"{path.parent.name}/{path.name}"
         try:
             meta = read_metadata(path)
         except CheckpointError as err:
-            lines.append(f"| `{key}` | unreadable: {err} | | | | | | |")
+            lines.append(f"| `{key}` | unreadable: {err} | | | | | | | |")
             continue
         arena = meta.get("arena", {})
         rates = [_pct(arena[o]) + f" ({arena[o]['games']})" if o in arena else "-"
                  for o in ("random", "greedy")]  # fmt: skip
         feature = meta.get("features")
         reads = meta["encoder"] + (f" + {feature['name']} v{feature['version']}" if feature else "")
+        sims = (meta.get("search") or {}).get("simulations", "?")
+        searched = "; ".join(
+            f"vs {o}: {_pct(r)} ({r['games']})"
+            for o, r in sorted((meta.get("arena_search") or {}).items())
+            if isinstance(r, dict) and "win_rate" in r
+        )
+        searched = f"{sims} sims, {searched}" if searched else "-"
         lines.append(
             f"| `{key}` | {meta['env_id']} v{meta['version']} | {_options(meta)} | {reads} | "
-            f"{rates[0]} | {rates[1]} | {meta['steps_trained']:,} | "
+            f"{rates[0]} | {rates[1]} | {searched} | {meta['steps_trained']:,} | "
             f"{math.ceil(path.stat().st_size / 1024)} |"
         )
     if len(lines) == 2:
-        lines.append("| (none shipped yet) | | | | | | | |")
+        lines.append("| (none shipped yet) | | | | | | | | |")
     return "\n".join(lines)
 
 

@@ -304,3 +304,58 @@ def test_the_az_bot_respects_its_time_budget(tmp_path):
         bot.act_view(view)
     assert (time.perf_counter() - start) / 3 < 0.5
     assert bot._budget() >= 2
+
+
+def test_ship_puts_an_az_file_beside_the_ppo_one_and_refuses_a_ppo_name(tmp_path):
+    """``choco ship`` of a search-and-learn file: named ``az`` (what ``bots.make("az")``
+    finds), never replacing the PPO network of the same options; ``--name ppo`` refused."""
+    from choco_envs.policy.checkpoint import load_policy, save_checkpoint
+    from choco_envs.train.ship import ship, table
+
+    path = save_az(tmp_path, "chocolates_v0")
+    model, meta = load_policy(path)
+    result = {"win_rate": 0.8, "games": 400, "seed": 1}
+    meta["arena"] = {"random": result, "greedy": result}
+    meta["arena_search"] = {"greedy": {**result, "win_rate": 0.9}}
+    run_file = save_checkpoint(tmp_path / "run" / "final.safetensors", model, meta)
+    root = tmp_path / "shipped"
+    (root / "chocolates_v0").mkdir(parents=True)
+    ppo = REPO / "checkpoints" / "chocolates_v0" / "ppo.safetensors"
+    (root / "chocolates_v0" / "ppo.safetensors").write_bytes(ppo.read_bytes())
+    with pytest.raises(ConfigError, match="name starting with 'az'"):
+        ship(run_file, root, name="ppo")
+    target = ship(run_file, root)
+    assert target.name == "az.safetensors" and (root / "chocolates_v0" / "ppo.safetensors").exists()
+    assert "8 sims, vs greedy: 90.0%" in table(root)
+    assert "az (8 simulations) vs greedy" in (root / "README.md").read_text()
+
+
+def test_the_plain_python_non_root_rule_matches_the_numpy_formulas():
+    """``select_index`` (plain Python, for speed) computes the same choice as the
+    improved policy of ``completed_q`` and ``sigma`` minus the visit share."""
+    from choco_envs.policy.search import Node, _softmax, select_index, sigma
+
+    config = SearchConfig(c_visit=50.0, c_scale=0.3)
+    gen = np.random.default_rng(0)
+    for trial in range(200):
+        k = int(gen.integers(2, 9))
+        node = Node(2)
+        node.player = int(gen.integers(0, 2))
+        node.logits = gen.normal(size=12)
+        node.value = [float(gen.uniform(-1, 1)), float(gen.uniform(-1, 1))]
+        legal = sorted(gen.choice(12, size=k, replace=False).tolist())
+        visits = np.zeros(k)
+        q = np.zeros(k)
+        for i, a in enumerate(legal):
+            n = int(gen.integers(0, 4)) if trial % 5 else 0
+            if n:
+                child = node.child(a)
+                child.visits = n
+                child.value_sum = [float(gen.uniform(-n, n)) for _ in range(2)]
+                visits[i] = n
+                q[i] = (child.value_sum[node.player] / n + 1) * 0.5
+        logits = node.logits[legal]
+        done = completed_q(logits, visits, q, (node.value[node.player] + 1) * 0.5)
+        policy = _softmax(logits + sigma(config, visits, done))
+        expected = int(np.argmax(policy - visits / (1 + visits.sum())))
+        assert select_index(node, legal, config) == expected, trial

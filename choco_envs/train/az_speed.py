@@ -1,0 +1,138 @@
+"""Speed of the search-and-learn engine: simulations/s and network evaluations/s of the
+Gumbel IS-MCTS with every leaf evaluated one at a time against many games' leaves batched
+into one forward pass, and self-play decisions/s (issue: "the CPU lever").
+
+    python -m choco_envs.train.az_speed                       # every env, 3 s a row
+    python -m choco_envs.train.az_speed --env chocolates_v0 --seconds 5 --batch 64
+
+The network is the engine's default (an untrained MLP 256x256 with one value per seat on
+the ``flat`` observation); its weights do not change the cost. Rates move with the
+machine's load: compare the batched/unbatched ratio measured in one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from typing import Any
+
+SETTINGS = [
+    ("chocolates_v0", {}),
+    ("le_chocolat_v0", {}),
+    ("chocolatiers_v1", {}),
+    ("chocolatiers_v1", {"edition": "classic"}),
+    ("chocolate_factory_v2", {}),
+]
+
+
+def _roots(game: Any, count: int, rng: random.Random) -> list[Any]:
+    """Decision points of random games (more than one legal action), as search roots."""
+    from choco_envs.policy.search import Root
+
+    roots = []
+    while len(roots) < count:
+        s = game.new_state(rng)
+        while not game.is_over(s) and len(roots) < count:
+            legal = game.legal_actions(s)
+            if len(legal) > 1 and rng.random() < 0.3:
+                seat = game.current_player(s)
+                frozen = game.copy(s)
+
+                def draw(r: random.Random, s: Any = frozen, p: int = seat) -> Any:
+                    return game.determinize(s, p, r)
+
+                roots.append(Root(draw, seat, legal))
+            game.apply(s, rng.choice(legal), rng)
+    return roots
+
+
+def measure(env_id: str, options: dict[str, Any], batch: int, seconds: float, sims: int) -> dict:
+    import torch
+
+    from choco_envs.policy.az_bot import NetEvaluator
+    from choco_envs.policy.features import PolicyInputs
+    from choco_envs.policy.net import ActorCritic, NetConfig
+    from choco_envs.policy.search import GumbelSearch, SearchConfig
+    from choco_envs.registry import make_game
+
+    torch.set_num_threads(1)
+    game = make_game(env_id, **options)
+    inputs = PolicyInputs(game, "flat")
+    model = ActorCritic(
+        NetConfig(inputs.obs_shape, game.num_actions, (256, 256), value_outputs=game.num_players)
+    ).eval()
+    evaluator = NetEvaluator(model, inputs, game.num_players)
+    roots = _roots(game, batch, random.Random(0))
+    out: dict[str, Any] = {"env": env_id, "options": options, "batch": batch}
+    for label, size in (("one_at_a_time", 1), ("batched", batch)):
+        search = GumbelSearch(game, evaluator, SearchConfig(simulations=sims), seed=1)
+        done_sims = done_evals = 0
+        forward_calls = evaluator.calls
+        start = time.perf_counter()
+        i = 0
+        while time.perf_counter() - start < seconds:
+            group = [roots[(i + k) % len(roots)] for k in range(size)]
+            search.run(group)
+            done_sims += search.last_simulations
+            done_evals += search.last_evaluations
+            i += size
+        took = time.perf_counter() - start
+        out[label] = {
+            "simulations_per_s": round(done_sims / took, 1),
+            "evaluations_per_s": round(done_evals / took, 1),
+            "forward_passes_per_s": round((evaluator.calls - forward_calls) / took, 1),
+        }
+    out["ratio"] = round(
+        out["batched"]["simulations_per_s"] / max(out["one_at_a_time"]["simulations_per_s"], 1e-9),
+        2,
+    )
+    return out
+
+
+def markdown(rows: list[dict[str, Any]], sims: int) -> str:
+    lines = [
+        f"| env | simulations/s one leaf at a time | simulations/s batched ({rows[0]['batch']} games) "
+        "| network evaluations/s batched | batched / one at a time |",
+        "|---|---|---|---|---|",
+    ]
+    for r in rows:
+        name = r["env"] + "".join(f" {k}={v}" for k, v in r["options"].items())
+        lines.append(
+            f"| {name} | {r['one_at_a_time']['simulations_per_s']:,.0f} | "
+            f"{r['batched']['simulations_per_s']:,.0f} | {r['batched']['evaluations_per_s']:,.0f} | "
+            f"{r['ratio']:.1f}x |"
+        )
+    lines.append(f"\n({sims} simulations a decision, one torch thread, 2 players.)")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m choco_envs.train.az_speed",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--env", help="one env id (default: every env and edition)")
+    parser.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement")
+    parser.add_argument("--batch", type=int, default=64, help="games searched together")
+    parser.add_argument("--simulations", type=int, default=32, help="simulations a decision")
+    args = parser.parse_args(argv)
+    if args.batch < 1 or args.seconds <= 0 or args.simulations < 1:
+        parser.error("--batch and --simulations are >= 1, --seconds > 0")
+    settings = [s for s in SETTINGS if args.env in (None, s[0])]
+    if not settings:
+        parser.error(
+            f"--env {args.env!r} is not allowed; allowed: {sorted({s[0] for s in SETTINGS})}"
+        )
+    rows = []
+    for env_id, options in settings:
+        rows.append(measure(env_id, options, args.batch, args.seconds, args.simulations))
+        r = rows[-1]
+        print(f"{env_id} {options}: batched {r['ratio']}x one at a time", flush=True)
+    print(markdown(rows, args.simulations))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
