@@ -67,6 +67,9 @@ class Args:
     """also score every action at its place on the board (planes with action planes)"""
     init_from: str = ""
     """a policy file of the same inputs whose policy starts the network ('' for none)"""
+    value_warmup_games: int = 0
+    """with init_from: games of the starting policy against itself whose outcomes fit the
+    fresh value head (the policy held by a KL term) before the search uses it (0: none)"""
     resume: str = ""
     """a run folder (or its latest.safetensors) to continue: weights, optimizer, counters"""
     num_games: int = 64
@@ -141,8 +144,13 @@ class Args:
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and value >= 0 and math.isfinite(value)):
                 raise ConfigError(f"{name}={value!r} is not allowed; allowed: a number >= 0")
-        if self.final_eval_games < 0 or self.search_eval_games < 0 or self.total_games < 0:
+        if min(self.final_eval_games, self.search_eval_games, self.total_games) < 0:
             raise ConfigError("final_eval_games, search_eval_games and total_games are >= 0")
+        if self.value_warmup_games < 0 or (self.value_warmup_games and not self.init_from):
+            raise ConfigError(
+                f"value_warmup_games={self.value_warmup_games} is not allowed; allowed: 0, or "
+                "a number of games >= 1 with init_from (it fits a started policy's value head)"
+            )
         if not 1 <= self.torch_threads <= 64:
             raise ConfigError(f"torch_threads={self.torch_threads}; allowed: 1..64")
 
@@ -358,6 +366,61 @@ def learn(model: Any, optimizer: Any, replay: Replay, steps: int, args: Args, ge
     return {k: v / max(1, steps) for k, v in totals.items()}
 
 
+def warm_value(model: Any, game: Any, inputs: Any, games: int, args: Args) -> float:
+    """Fit the value head to the outcomes of ``games`` games of the network's own policy
+    (moves sampled from it, every seat) before the search trusts its values, the policy
+    kept by a KL term to its starting self. Returns the final mean squared error."""
+    import torch
+
+    rng = random.Random(args.seed + 7)
+    gen = torch.Generator().manual_seed(args.seed)
+    n = game.num_players
+    xs: list[np.ndarray] = []
+    targets: list[np.ndarray] = []
+    width = min(games, 256)
+    played = 0
+    while played < games:
+        states = [game.new_state(rng) for _ in range(min(width, games - played))]
+        trail: list[list[tuple[np.ndarray, int]]] = [[] for _ in states]
+        live = list(range(len(states)))
+        while live:
+            players = [game.current_player(states[i]) for i in live]
+            x = np.stack([inputs.encode(states[i], p) for i, p in zip(live, players, strict=True)])
+            mask = np.stack([game.legal_mask(states[i]) for i in live])
+            with torch.no_grad():
+                logits, _ = model(torch.from_numpy(x), torch.from_numpy(mask))
+            actions = torch.multinomial(logits.softmax(-1), 1, generator=gen).squeeze(-1)
+            for k, i in enumerate(live):
+                trail[i].append((x[k], players[k]))
+                game.apply(states[i], int(actions[k]), rng)
+            live = [i for i in live if not game.is_over(states[i])]
+        for i, s in enumerate(states):
+            r = game.returns(s)
+            for x_row, p in trail[i]:
+                xs.append(x_row)
+                targets.append(np.array([r[(p + k) % n] for k in range(n)], np.float32))
+        played += len(states)
+    x_all = torch.from_numpy(np.stack(xs))
+    z_all = torch.from_numpy(np.stack(targets))
+    full = torch.ones((1, game.num_actions), dtype=torch.bool)
+    with torch.no_grad():
+        start_logp = model(x_all, full.expand(len(xs), -1))[0].log_softmax(-1)
+    optimizer = torch.optim.Adam(model.parameters(), lr=3e-4)
+    loss = torch.tensor(0.0)
+    model.train()
+    for _ in range(max(300, 6 * len(xs) // 256)):
+        idx = torch.randint(0, len(xs), (256,), generator=gen)
+        logits, v = model(x_all[idx], full.expand(len(idx), -1))
+        loss = ((torch.tanh(v.reshape(len(idx), n)) - z_all[idx]) ** 2).mean()
+        # keep the started policy: KL(start || now) on the same inputs
+        keep = (start_logp[idx].exp() * (start_logp[idx] - logits.log_softmax(-1))).sum(-1)
+        optimizer.zero_grad()
+        (loss + keep.mean()).backward()
+        optimizer.step()
+    model.eval()
+    return float(loss.detach())
+
+
 # ---------------------------------------------------------------- evaluation
 def evaluate_network(model: Any, args: Args, games: int, seed: int) -> dict[str, Any]:
     from choco_envs.train.evaluate import evaluate
@@ -501,6 +564,14 @@ def train(args: Args, command: str = "") -> Path:
         start, _ = load_policy(setup.start, args.env_id, dict(setup.game.config))
         weights = {k: v for k, v in start.state_dict().items() if not k.startswith("critic.")}
         model.load_state_dict(weights, strict=False)
+        if args.value_warmup_games and setup.resume is None:
+            model.eval()
+            error = warm_value(model, setup.game, setup.inputs, args.value_warmup_games, args)
+            print(
+                f"value head fitted on {args.value_warmup_games} games of the start policy "
+                f"(squared error {error:.3f})",
+                flush=True,
+            )
     if setup.resume is not None:
         loaded, meta = load_policy(setup.resume, args.env_id, dict(setup.game.config))
         model.load_state_dict(loaded.state_dict())
