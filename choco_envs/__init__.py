@@ -10,7 +10,6 @@ through PettingZoo's registry once ``choco_envs`` is imported,
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from choco_envs.core.errors import (
@@ -65,5 +64,7 @@ def __getattr__(name: str) -> Any:
     # `from choco_envs import chocolates_v0` imports the env module lazily, so that the
     # package imports fast and a game never loads another's rules.
     if name in REGISTRY:
-        return importlib.import_module(f"choco_envs.envs.{name}")
+        from choco_envs.envs import env_module
+
+        return env_module(name)
     raise AttributeError(f"module 'choco_envs' has no attribute {name!r}")

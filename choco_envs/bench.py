@@ -1,5 +1,7 @@
-"""Measure every env against the budgets of DESIGN.md, beside PettingZoo's connect_four_v3
-measured in the same run (ratios, not absolute numbers, are what count on a shared machine).
+"""Measure every env against its speed and memory budgets, beside PettingZoo's
+connect_four_v3 measured in the same run (ratios, not absolute numbers, are what count on a
+shared machine). Each game's manifest lists the configurations measured and their speed
+budgets (docs/bench.md gives them all).
 
 For each env configuration it reports: random AEC play (steps/s and games/s, with the
 observation and mask built every step, as an RL loop does), raw rules playouts (what search
@@ -27,15 +29,17 @@ from typing import Any
 
 import numpy as np
 
-#: (env id, options) measured by default, with the AEC and raw-playout budgets (x the
-#: connect_four_v3 AEC steps/s) from DESIGN.md and the issues.
-BENCH_CASES: list[tuple[str, dict[str, Any], float, float]] = [
-    ("chocolates_v0", {"num_players": 2}, 2.0, 5.0),
-    ("le_chocolat_v0", {"num_players": 2}, 1.5, 5.0),
-    ("chocolatiers_v1", {"num_players": 4, "edition": "standard"}, 1.0, 2.0),
-    ("chocolatiers_v1", {"num_players": 4, "edition": "classic"}, 1.0, 2.0),
-    ("chocolate_factory_v2", {"num_players": 4}, 1.0, 2.0),
-]
+
+def bench_cases() -> list[tuple[str, dict[str, Any], float, float]]:
+    """(env id, options, AEC budget, raw-playout budget) measured by default: every
+    registered game's manifest's ``bench`` (budgets in x connect_four_v3 AEC steps/s)."""
+    from choco_envs.registry import manifests
+
+    return [
+        (m.env_id, dict(case.options), case.aec, case.raw) for m in manifests() for case in m.bench
+    ]
+
+
 #: every encoder of every env, random AEC play, x connect_four_v3 (issue 21)
 ENCODER_BUDGET = 1.0
 COPY_BUDGET_US = 20.0
@@ -354,7 +358,7 @@ def run(args: argparse.Namespace) -> int:
         if path is not None and not path.resolve().parent.is_dir():
             print(f"choco bench: --{flag} {path}: its folder does not exist", file=sys.stderr)
             return 2
-    cases = [c for c in BENCH_CASES if c[0] in present and (not args.env or c[0] in args.env)]
+    cases = [c for c in bench_cases() if not args.env or c[0] in args.env]
     result = measure(cases, args.seconds, args.seed, reference=not args.no_reference)
     table = to_markdown(result)
     print(table)

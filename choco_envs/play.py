@@ -17,6 +17,7 @@ from typing import Any, TextIO
 
 from choco_envs.cli_options import merge_players, parse_options
 from choco_envs.core.errors import ChocoError
+from choco_envs.core.outcomes import places, shared_with
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -91,9 +92,8 @@ def verdict(game: Any, state: Any, seat: int) -> str:
     """Where ``seat`` finished, in words: its place, shared or not (the game's ranking:
     score, then its tie-breaks)."""
     keys = [game.ranking_key(state, p) for p in range(game.num_players)]
-    mine = keys[seat]
-    place = 1 + sum(1 for k in keys if k > mine)
-    shared = sum(1 for k in keys if k == mine) - 1
+    place = 1 + places(keys)[seat]
+    shared = shared_with(keys, seat)
     if game.num_players == 2:
         return "a draw" if shared else ("you win" if place == 1 else "you lose")
     text = f"{ordinal(place)} place of {game.num_players}"

@@ -1,9 +1,10 @@
 """Golden playthroughs (OpenSpiel style): one seeded game per env, every step written out
 (acting agent, its observation as sparse index:value pairs, its mask as legal ids, the
-action and its name, rewards). A test diffs them against ``tests/golden/``; after an
-intended behaviour change, regenerate with
+action and its name, rewards), one file per configuration in a folder you name. The
+repository's test diffs them against ``tests/golden/``; after an intended behaviour
+change, regenerate them from the repository root with
 
-    python -m choco_envs.playthrough --update
+    python -m choco_envs.playthrough --dir tests/golden --update
 
 and bump the env version if the rules changed.
 """
@@ -17,9 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from choco_envs.registry import REGISTRY, available, make_raw
+from choco_envs.registry import list_envs, make_raw
 
-GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
 SEED = 20261129
 
 
@@ -91,14 +91,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
+    parser.add_argument(
+        "--dir", type=Path, required=True, help="the folder of golden files (tests/golden)"
+    )
     parser.add_argument("--update", action="store_true", help="rewrite the golden files")
     parser.add_argument("--env", action="append", help="only these env ids")
     args = parser.parse_args(argv)
-    GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
+    if not args.dir.is_dir():
+        parser.error(f"--dir {args.dir}: not a folder (the golden files' folder, tests/golden)")
     changed = 0
-    for env_id in args.env or [e for e in REGISTRY if available(e)]:
+    for env_id in args.env or list_envs():
         for config in playthrough_configs(env_id):
-            path = GOLDEN_DIR / golden_name(env_id, config)
+            path = args.dir / golden_name(env_id, config)
             text = generate(env_id, config)
             same = path.exists() and path.read_text() == text
             if not same:

@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from choco_envs.arena.stats import GameResult, places_from_keys
+from choco_envs.arena.stats import GameResult
 from choco_envs.bots.base import Bot
 from choco_envs.bots.registry import make as make_bot
 from choco_envs.core.errors import ConfigError
+from choco_envs.core.outcomes import places
 
 #: an env id from the registry, or a Game class (tests use their own games)
 EnvSource = Any
@@ -121,7 +122,7 @@ def play_game(env: Any, bots: Sequence[Bot], job: GameJob, arena_seed: int) -> G
         env.step(action)
         steps += 1
     game, state = env.game, env.state_
-    keys = [game.ranking_key(state, p) for p in range(game.num_players)]
+    keys = game.ranking_keys(state)
     return GameResult(
         index=job.index,
         deal=job.deal,
@@ -129,7 +130,7 @@ def play_game(env: Any, bots: Sequence[Bot], job: GameJob, arena_seed: int) -> G
         env_seed=job.env_seed,
         seats=list(job.seats),
         scores=[float(x) for x in game.scores(state)],
-        places=places_from_keys(keys),
+        places=places(keys),
         steps=steps,
         seconds=time.perf_counter() - started,
         moves=moves,

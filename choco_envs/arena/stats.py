@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from choco_envs.core.outcomes import margin
+
 #: z for a two-sided 95% interval
 Z95 = 1.959963984540054
 ELO_BASE = 1500.0
@@ -37,13 +39,7 @@ class GameResult:
 
     def margin(self, seat: int) -> float:
         """Own score minus the best score of the other seats."""
-        others = [s for i, s in enumerate(self.scores) if i != seat]
-        return self.scores[seat] - max(others) if others else 0.0
-
-
-def places_from_keys(keys: Sequence[tuple[float, ...]]) -> list[int]:
-    """0-based places from ranking keys (higher is better); equal keys share a place."""
-    return [sum(1 for other in keys if other > key) for key in keys]
+        return margin(self.scores, seat)
 
 
 def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:

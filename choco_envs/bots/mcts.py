@@ -21,6 +21,7 @@ from typing import Any
 
 from choco_envs.bots.base import AgentView, Bot
 from choco_envs.bots.game_kinds import game_policy
+from choco_envs.core.outcomes import margins
 
 ROLLOUTS = ("random", "greedy")
 
@@ -116,15 +117,14 @@ class MCTSBot(Bot):
         wins = [(r + 1.0) * 0.5 for r in game.returns(state)]
         if not self.margin:
             return wins
-        scores = game.scores(state)
-        margins = [s - max(scores[:i] + scores[i + 1 :]) for i, s in enumerate(scores)]
+        seat_margins = margins(game.scores(state))
         self._margins_seen += 1
-        spread = sum(abs(m) for m in margins) / len(margins)
+        spread = sum(abs(m) for m in seat_margins) / len(seat_margins)
         self._margin_scale += (max(spread, 1.0) - self._margin_scale) / self._margins_seen
         w = self.margin
         return [
             (1 - w) * v + w * 0.5 * (1.0 + math.tanh(m / self._margin_scale))
-            for v, m in zip(wins, margins, strict=True)
+            for v, m in zip(wins, seat_margins, strict=True)
         ]
 
     def _select_and_expand(self, game: Any, state: Any, root: _Node) -> list[_Node]:

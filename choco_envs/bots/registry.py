@@ -13,8 +13,7 @@ Every env has these kinds:
 | ``human`` | a person at the terminal |
 
 and the kinds its game lists in ``BOTS`` of its folder under ``choco_envs/bots/`` (each
-game's folder is named in :data:`GAME_BOTS`; every game has ``greedy``, its beginner
-baseline; ``choco list`` and ``kinds(env_id)`` show the rest). A game made outside the
+game's manifest names its folder; every game has ``greedy``, its beginner baseline; ``choco list`` and ``kinds(env_id)`` show the rest). A game made outside the
 package registers its kinds with :func:`register_game_bots`.
 
 A bad spec or option raises ConfigError naming the bad value and the allowed ones.
@@ -27,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from choco_envs.bots.base import AgentView, Bot, BotOption, choice_parser, number_parser
-from choco_envs.bots.game_kinds import COMMON_KINDS, GAME_BOTS, all_game_kinds, game_bots
+from choco_envs.bots.game_kinds import COMMON_KINDS, all_game_kinds, game_bots
 from choco_envs.bots.human import HumanBot
 from choco_envs.bots.mcts import ROLLOUTS, MCTSBot
 from choco_envs.bots.random_bot import RandomBot
@@ -38,7 +37,7 @@ KINDS = COMMON_KINDS
 #: the MCTS budget when a spec names none
 DEFAULT_SIMULATIONS = 400
 
-__all__ = ["GAME_BOTS", "KINDS", "game_bots", "kinds", "make"]
+__all__ = ["KINDS", "game_bots", "kinds", "make"]
 
 
 def kinds(env_id: str | None = None) -> list[str]:

@@ -18,6 +18,7 @@ from pettingzoo import AECEnv
 
 from choco_envs.core.errors import ChocoError, ConfigError, IllegalActionError, RecordError
 from choco_envs.core.game import Game
+from choco_envs.core.outcomes import margins
 from choco_envs.core.records import RECORD_FORMAT, check_record_header
 
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
@@ -108,6 +109,17 @@ class ChocoAECEnv(AECEnv):
         self.illegal_by: int | None = None
 
     # ------------------------------------------------------------------ spaces
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle and deep-copy: the game rebuilds its encoders from its configuration,
+        so the env keeps only the name of its own."""
+        state = self.__dict__.copy()
+        del state["encoder"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.encoder = self.game.encoder(self.observation_name)
+
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
 
@@ -231,11 +243,7 @@ class ChocoAECEnv(AECEnv):
         if self.reward_mode == "win":
             values = s.returns(self.state_)
         else:
-            scores = s.scores(self.state_)
-            values = [
-                float(scores[i] - max(scores[j] for j in range(len(scores)) if j != i))
-                for i in range(len(scores))
-            ]
+            values = margins(s.scores(self.state_))
         for a in self.agents:
             self.rewards[a] = float(values[self.agent_name_mapping[a]])
             self.terminations[a] = True

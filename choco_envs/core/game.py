@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from collections.abc import Mapping
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import numpy as np
 
 from choco_envs.core.encoding import Encoder
 from choco_envs.core.errors import ConfigError, IllegalActionError, RecordError
+from choco_envs.core.outcomes import rank_returns
 from choco_envs.core.spec import GameSpec
 
 S = TypeVar("S")
@@ -53,6 +54,12 @@ class Game(ABC, Generic[S]):
     def __init__(self, **options: Any) -> None:
         self.config: dict[str, Any] = self.spec.validate(options)
         self.num_players: int = self.config["num_players"]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle and deep-copy a game as its class and configuration: the copy is built
+        anew (encoders, tables and caches included), so nothing built from closures
+        needs pickling."""
+        return (rebuild_game, (type(self), dict(self.config)))
 
     # ------------------------------------------------------------------ rules
     @abstractmethod
@@ -99,11 +106,15 @@ class Game(ABC, Generic[S]):
         """Named parts of every seat's score; they add up to ``scores``."""
         return {"total": list(self.scores(s))}
 
+    def ranking_keys(self, s: S) -> list[tuple[float, ...]]:
+        """Every seat's :meth:`ranking_key` (``choco_envs.core.outcomes`` reads places and
+        returns from them)."""
+        return [self.ranking_key(s, p) for p in range(self.num_players)]
+
     def returns(self, s: S) -> list[float]:
-        """Rank-based outcome in [-1, 1]: with N players, place k (0 = best) is worth
-        1 - 2k/(N-1); tied players share the average of the places they span. For two
-        players this is +1 win, -1 loss, 0 draw."""
-        return rank_returns([self.ranking_key(s, p) for p in range(self.num_players)])
+        """Rank-based outcome in [-1, 1] (:func:`~choco_envs.core.outcomes.rank_returns`):
+        +1 win, -1 loss, 0 draw for two players."""
+        return rank_returns(self.ranking_keys(s))
 
     @abstractmethod
     def copy(self, s: S) -> S:
@@ -185,19 +196,25 @@ class Game(ABC, Generic[S]):
         return self.encoders[encoding].encode(s, player)
 
 
-def rank_returns(keys: Sequence[tuple[float, ...]]) -> list[float]:
-    """Rank-based returns from ranking keys (higher is better), ties sharing places."""
-    n = len(keys)
-    if n == 1:
-        return [0.0]
-    out = []
-    for k in keys:
-        better = sum(1 for o in keys if o > k)
-        equal = sum(1 for o in keys if o == k)  # includes self
-        first, last = better, better + equal - 1
-        mean_place = (first + last) / 2
-        out.append(1.0 - 2.0 * mean_place / (n - 1))
-    return out
+def rebuild_game(cls: type[Game[Any]], config: dict[str, Any]) -> Game[Any]:
+    """``cls(**config)``: how a pickled game is rebuilt."""
+    return cls(**config)
+
+
+class GameView(Protocol):
+    """What the web page draws of a game (a game's ``render`` module, named ``view`` in its
+    manifest; a game without one is shown as its text, cut into labelled blocks).
+
+    * ``view(game, state, seat)``: JSON-ready, built only from what ``seat`` may see (None:
+      a spectator, public information only; once the game is over, everything). The
+      server sends a seat this, never the state.
+    * ``target(game, state, action)``: where a legal move of the seat to act is made on the
+      drawn board (None: only in the move list).
+    """
+
+    def view(self, game: Any, state: Any, seat: int | None) -> dict[str, Any]: ...
+
+    def target(self, game: Any, state: Any, action: int) -> dict[str, Any] | None: ...
 
 
 def require(d: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from choco_envs.bots.base import AgentView, Bot
+from choco_envs.core.agent import AgentView, Bot
 from choco_envs.core.errors import CheckpointError
 from choco_envs.policy.checkpoint import check_compatible, load_policy
 from choco_envs.policy.features import PolicyInputs

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from choco_envs.bots.base import AgentView, Bot
+from choco_envs.core.agent import AgentView, Bot
 from choco_envs.policy.checkpoint import check_compatible, load_policy, shipped_checkpoint
 from choco_envs.policy.features import PolicyInputs
 

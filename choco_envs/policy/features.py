@@ -5,11 +5,9 @@ exists). A policy may read more than the raw observation: *facts* derived from i
 as counts, what is affordable, or a probability given the visible information. Never a
 bot's choice, evaluation or search: those would make the network the bot again.
 
-A :class:`FeatureFunction` is named and versioned. ``build(game, encoder)`` returns a
-:class:`Features` for one env configuration: ``size`` extra inputs and
-``compute(obs)`` mapping a batch of that encoder's observations (B, *shape) to (B, size)
-float32 values. It reads only the observation (and static facts of the game: its layout,
-its components), so every caller computes the same thing from what the seat may see.
+A :class:`~choco_envs.core.features.FeatureFunction` is named and versioned (see
+:mod:`choco_envs.core.features`). ``field_totals`` applies to every env; a game's own
+functions live in its package and are listed in its manifest (``features``).
 
 :class:`PolicyInputs` is what every caller uses (the trainer, imitation, evaluation and
 the policy bot): the observation flattened, then the feature function's inputs. A
@@ -18,48 +16,35 @@ metadata); loading refuses (CheckpointError) a file whose feature function is no
 installed, or is installed at another version or size: change a function's output,
 bump its version.
 
-The registry lists every function explicitly (:data:`FEATURES`); a function made outside
-the package (a test, a plug-in) is added with :func:`register`.
+:func:`installed` lists every function: :data:`FEATURES` (``field_totals``, and those
+made outside the package, a test or a plug-in, added with :func:`register`), then every
+game's manifest's.
 """
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from choco_envs.core.errors import CheckpointError, ConfigError
+from choco_envs.core.features import FeatureFunction, Features
+from choco_envs.core.game import Game
 
-
-@dataclass(frozen=True)
-class Features:
-    """A feature function built for one env configuration and encoder."""
-
-    size: int
-    compute: Callable[[np.ndarray], np.ndarray]
-
-
-@dataclass(frozen=True)
-class FeatureFunction:
-    """A named, versioned way to compute extra inputs from an observation.
-
-    ``build(game, encoder_name)`` returns :class:`Features`, or raises ConfigError when
-    the function does not apply to that env or encoder (say why, and where it does)."""
-
-    name: str
-    version: int
-    doc: str
-    build: Callable[[Any, str], Features]
-
-    def to_json(self, size: int) -> dict[str, Any]:
-        return {"name": self.name, "version": self.version, "size": size}
+__all__ = [
+    "FEATURES",
+    "FeatureFunction",
+    "Features",
+    "PolicyInputs",
+    "check_features",
+    "feature_function",
+    "installed",
+    "register",
+]
 
 
 # ---------------------------------------------------------------- the functions
-def _field_totals(game: Any, encoder: str) -> Features:
+def _field_totals(game: Game[Any], encoder: str) -> Features:
     """Per layout field, the sum of its values (for planes, of each channel's cells)."""
     enc = game.encoder(encoder)
     fields = enc.layout.fields
@@ -83,154 +68,26 @@ FIELD_TOTALS = FeatureFunction(
     _field_totals,
 )
 
-#: layouts dealt per observation to estimate a card's chance of being true
-TRUTH_SAMPLES = 512
-#: distinct tables whose estimates one Features instance keeps (in the instance)
-TRUTH_CACHE = 4096
+#: the functions that apply to every env, and those registered at run time (a game's own
+#: are in its manifest)
+FEATURES: dict[str, FeatureFunction] = {FIELD_TOTALS.name: FIELD_TOTALS}
 
 
-def _chocolates_truth(game: Any, encoder: str) -> Features:
-    """Chocolates: from the ``flat`` observation's face-up chocolates alone, each card's
-    chance of being true (the share of deals of the face-down chocolates, in a uniformly
-    random order, on which it is true), then for each display slot the chance of its
-    true side and what each side is worth on average (points x (2p - 1)), then each
-    seat's expected prediction points from the sides it holds (own first)."""
-    from choco_envs.games.chocolates.components import (
-        NUM_CHOCOLATES,
-        NUM_SHAPES,
-        PREDICTION_CARDS,
-    )
-    from choco_envs.games.chocolates.rules import card_truth_matrix
+def installed() -> dict[str, FeatureFunction]:
+    """Every feature function by name: :data:`FEATURES`, then each game's manifest's."""
+    from choco_envs.registry import manifests
 
-    if game.spec.env_id != "chocolates_v0" or encoder != "flat":
-        raise ConfigError(
-            "chocolates_truth reads chocolates_v0's 'flat' observation "
-            f"(not {game.spec.env_id}'s {encoder!r})"
-        )
-    lay = game.encoder("flat").layout
-    cells = np.concatenate(
-        [
-            np.arange(lay["grid"].start, lay["grid"].stop),
-            np.arange(lay["beside"].start, lay["beside"].stop),
-        ]
-    ).reshape(NUM_CHOCOLATES, 10)
-    display0, seats0 = lay["display_cards"].start, lay["seat_cards"].start
-    num_cards, players = len(PREDICTION_CARDS), game.num_players
-    true_pts = np.array([c.true_points for c in PREDICTION_CARDS], dtype=np.float64)
-    false_pts = np.array([c.false_points for c in PREDICTION_CARDS], dtype=np.float64)
-    full_set = np.bincount(np.asarray(game.components.chocolates), minlength=6 * NUM_SHAPES)
-    cache: dict[bytes, np.ndarray] = {}
-
-    def truth(face_up: np.ndarray) -> np.ndarray:
-        """(29,) chances from one observation's 21 x 10 chocolate block."""
-        key = face_up.tobytes()
-        if key in cache:
-            return cache[key]
-        up = face_up[:, 9] > 0.5
-        kinds = face_up[:, :6].argmax(1) * NUM_SHAPES + face_up[:, 6:9].argmax(1)
-        unseen = full_set - np.bincount(kinds[up], minlength=full_set.size)
-        pool = np.repeat(np.arange(full_set.size), np.maximum(unseen, 0))
-        hidden = np.flatnonzero(~up)
-        layouts = np.tile(np.where(up, kinds, 0), (TRUTH_SAMPLES, 1))
-        if hidden.size and pool.size == hidden.size:
-            seed = int.from_bytes(hashlib.sha256(key).digest()[:8], "little")
-            order = np.random.default_rng(seed).random((TRUTH_SAMPLES, hidden.size)).argsort(1)
-            layouts[:, hidden] = pool[order]
-        p = card_truth_matrix(layouts).mean(axis=0)
-        if len(cache) >= TRUTH_CACHE:
-            cache.clear()
-        cache[key] = p
-        return p
-
-    def compute(obs: np.ndarray) -> np.ndarray:
-        out = np.zeros((obs.shape[0], num_cards + 9 + players), dtype=np.float32)
-        for i, row in enumerate(obs.reshape(obs.shape[0], -1)):
-            p = truth(row[cells])
-            out[i, :num_cards] = p
-            display = row[display0 : display0 + 3 * num_cards].reshape(3, num_cards)
-            for slot in range(3):
-                if display[slot].max() > 0.5:
-                    card = int(display[slot].argmax())
-                    base = num_cards + 3 * slot
-                    out[i, base] = p[card]
-                    out[i, base + 1] = true_pts[card] * (2 * p[card] - 1) / 10
-                    out[i, base + 2] = false_pts[card] * (1 - 2 * p[card]) / 10
-            held = row[seats0 : seats0 + players * num_cards * 2].reshape(players, num_cards, 2)
-            gain = held[:, :, 0] @ (true_pts * (2 * p - 1)) + held[:, :, 1] @ (
-                false_pts * (1 - 2 * p)
-            )
-            out[i, num_cards + 9 :] = gain / 20
-        return out
-
-    return Features(num_cards + 9 + players, compute)
-
-
-CHOCOLATES_TRUTH = FeatureFunction(
-    "chocolates_truth",
-    1,
-    "Chocolates (flat): each prediction card's chance of being true given the face-up "
-    "chocolates (512 deals of the face-down ones, seeded by the table), each display "
-    "slot's chance and mean worth per side, each seat's expected prediction points",
-    _chocolates_truth,
-)
-
-
-def _chocolatiers_affordable(game: Any, encoder: str) -> Features:
-    """Chocolatiers: for each tile row of the ``flat`` observation (the line or stack
-    tops, the tile being boxed, each seat's reserved tile), what the seat's own hand can
-    do about it by the rules' cheapest payment: payable now, the chocolates it cannot pay
-    (/ 4) and the cards the cheapest payment uses (/ 8); 0s where the row is empty."""
-    from choco_envs.games.chocolatiers.rules import NT, cheapest_payment
-
-    if game.spec.env_id != "chocolatiers_v1" or encoder != "flat":
-        raise ConfigError(
-            "chocolatiers_affordable reads chocolatiers_v1's 'flat' observation "
-            f"(not {game.spec.env_id}'s {encoder!r})"
-        )
-    lay = game.encoder("flat").layout
-    per_type = float(max(game.components.card_counts))
-    hand0 = lay["cards_0"].start
-    tiles = lay["tiles"]
-    row_size = 2 + NT + 4 * (NT + 1)
-    rows = (tiles.stop - tiles.start) // row_size
-
-    def compute(obs: np.ndarray) -> np.ndarray:
-        out = np.zeros((obs.shape[0], 3 * rows), dtype=np.float32)
-        for i, row in enumerate(obs.reshape(obs.shape[0], -1)):
-            hand = [int(round(v * per_type)) for v in row[hand0 : hand0 + NT]]
-            for r in range(rows):
-                at = tiles.start + r * row_size
-                if row[at] < 0.5:
-                    continue
-                cost = [int(round(v * 4)) for v in row[at + 2 : at + 2 + NT]]
-                used, missing = cheapest_payment(hand, 0, cost)
-                out[i, 3 * r : 3 * r + 3] = (missing == 0, missing / 4, used / 8)
-        return out
-
-    return Features(3 * rows, compute)
-
-
-CHOCOLATIERS_AFFORDABLE = FeatureFunction(
-    "chocolatiers_affordable",
-    1,
-    "Chocolatiers (flat): for each tile on offer, being boxed or reserved, whether the "
-    "seat's own hand pays it now, the chocolates it cannot pay and the cards the cheapest "
-    "payment uses (the rules' cheapest_payment)",
-    _chocolatiers_affordable,
-)
-
-#: every feature function, by name (listed explicitly)
-FEATURES: dict[str, FeatureFunction] = {
-    FIELD_TOTALS.name: FIELD_TOTALS,
-    CHOCOLATES_TRUTH.name: CHOCOLATES_TRUTH,
-    CHOCOLATIERS_AFFORDABLE.name: CHOCOLATIERS_AFFORDABLE,
-}
+    out = dict(FEATURES)
+    for found in manifests():
+        for function in found.features:
+            out.setdefault(function.name, function)
+    return out
 
 
 def register(function: FeatureFunction) -> None:
     """Add a feature function made outside the package (refused if the name is taken by
     another function)."""
-    known = FEATURES.get(function.name)
+    known = installed().get(function.name)
     if known is not None and known is not function:
         raise ConfigError(f"feature function {function.name!r} is already registered")
     FEATURES[function.name] = function
@@ -238,12 +95,13 @@ def register(function: FeatureFunction) -> None:
 
 def feature_function(name: str) -> FeatureFunction:
     """The registered function ``name``; ConfigError naming the registered ones."""
-    if name not in FEATURES:
+    functions = installed()
+    if name not in functions:
         raise ConfigError(
             f"unknown feature function {name!r}; allowed: '' (none), "
-            + ", ".join(map(repr, FEATURES))
+            + ", ".join(map(repr, functions))
         )
-    return FEATURES[name]
+    return functions[name]
 
 
 # ---------------------------------------------------------------- policy inputs
@@ -293,19 +151,20 @@ def check_features(stored: Any, game: Any, encoder: str, where: str) -> str:
     if not isinstance(stored, dict) or set(stored) != {"name", "version", "size"}:
         raise CheckpointError(f"{where}: metadata 'features' is malformed: {stored!r:.120}")
     name, version = stored["name"], stored["version"]
-    installed = FEATURES.get(name) if isinstance(name, str) else None
-    if installed is None:
+    functions = installed()
+    function = functions.get(name) if isinstance(name, str) else None
+    if function is None:
         raise CheckpointError(
             f"{where} reads feature function {name!r}, which is not installed; installed: "
-            + (", ".join(map(repr, FEATURES)) or "none")
+            + (", ".join(map(repr, functions)) or "none")
         )
-    if installed.version != version:
+    if function.version != version:
         raise CheckpointError(
             f"{where} was trained with feature function {name!r} version {version!r}; the "
-            f"installed one is version {installed.version}: retrain it"
+            f"installed one is version {function.version}: retrain it"
         )
     try:
-        size = installed.build(game, encoder).size
+        size = function.build(game, encoder).size
     except ConfigError as err:
         raise CheckpointError(f"{where}: feature function {name!r}: {err}") from err
     if size != stored["size"]:

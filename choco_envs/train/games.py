@@ -28,6 +28,7 @@ import numpy as np
 
 from choco_envs.bots.base import AgentView, Bot
 from choco_envs.core.errors import ConfigError
+from choco_envs.core.outcomes import margins
 
 LEARNER = -1
 PAST = -2
@@ -54,10 +55,8 @@ def shaped_returns(game: Any, s: Any, margin_coef: float) -> list[float]:
     other score) for every seat (reward shaping; 0 leaves the rank returns)."""
     returns = [float(r) for r in game.returns(s)]
     if margin_coef:
-        scores = game.scores(s)
-        for p, own in enumerate(scores):
-            best_other = max(x for q, x in enumerate(scores) if q != p)
-            returns[p] += margin_coef * float(own - best_other)
+        for p, own_margin in enumerate(margins(game.scores(s))):
+            returns[p] += margin_coef * own_margin
     return returns
 
 

@@ -32,7 +32,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-ENVS = ("chocolates_v0", "le_chocolat_v0", "chocolatiers_v1", "chocolate_factory_v2")
+from choco_envs.registry import list_envs
+
 #: a person's move request must be answered within this (the issue's bound, p95)
 P95_BUDGET_MS = 100.0
 
@@ -375,11 +376,12 @@ def run_load(
     moves: int = 25,
     seconds: float = 120.0,
     think: tuple[float, float] = (0.5, 1.5),
-    envs: tuple[str, ...] = ENVS,
+    envs: tuple[str, ...] | None = None,
     seed: int = 0,
     bot_delay: float = 0.6,
 ) -> Figures:
-    """Run the load test; its figures."""
+    """Run the load test; its figures (``envs``: default every registered env)."""
+    envs = tuple(list_envs()) if envs is None else envs
     return asyncio.run(load(games, moves, seconds, think, envs, seed, bot_delay))
 
 
@@ -400,7 +402,9 @@ def main(argv: list[str] | None = None) -> int:
         metavar=("MIN", "MAX"),
         help="a person's thinking time per move, seconds (0.5 1.5)",
     )
-    parser.add_argument("--env", action="append", choices=ENVS, help="envs (default all, in turn)")
+    parser.add_argument(
+        "--env", action="append", choices=list_envs(), help="envs (default all, in turn)"
+    )
     parser.add_argument(
         "--bot-delay",
         type=float,
@@ -417,7 +421,7 @@ def main(argv: list[str] | None = None) -> int:
         args.moves,
         args.seconds,
         tuple(args.think),
-        tuple(args.env or ENVS),
+        tuple(args.env or list_envs()),
         args.seed,
         args.bot_delay,
     )

@@ -11,9 +11,9 @@ from choco_envs.arena.stats import (
     GameResult,
     bradley_terry_elo,
     openskill_ratings,
-    places_from_keys,
     wilson_interval,
 )
+from choco_envs.core.outcomes import places
 from tests.bots.choco_toy import ToyRaceGame
 from tests.bots.choco_toy.bots import make_max, make_min
 
@@ -90,7 +90,7 @@ def test_fewer_bots_than_seats_are_repeated():
 
 
 def test_places_share_ties():
-    assert places_from_keys([(3.0,), (5.0,), (3.0,), (1.0,)]) == [1, 0, 1, 3]
+    assert places([(3.0,), (5.0,), (3.0,), (1.0,)]) == [1, 0, 1, 3]
 
 
 def test_shared_first_place_counts_one_over_k():

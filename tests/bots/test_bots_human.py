@@ -8,6 +8,7 @@ import pytest
 
 from choco_envs import bots
 from choco_envs.bots.human import HumanBot
+from choco_envs.registry import list_envs
 from tests.bots.choco_toy import ToyRaceGame
 from tests.bots.helpers import new_env
 
@@ -77,9 +78,7 @@ def test_question_mark_shows_the_games_legend() -> None:
     assert env.game.legend() in out.getvalue() or "needs no legend" in out.getvalue()
 
 
-@pytest.mark.parametrize(
-    "env_id", ["chocolates_v0", "le_chocolat_v0", "chocolatiers_v1", "chocolate_factory_v2"]
-)
+@pytest.mark.parametrize("env_id", list_envs())
 def test_every_game_has_a_legend_for_its_board_codes(env_id: str) -> None:
     """`?` at the prompt explains the board's codes (issue 18: `Bro`, `Pk^`, `Au#`, ...)."""
     import choco_envs

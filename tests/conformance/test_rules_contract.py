@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from choco_envs.core.errors import IllegalActionError, RecordError
-from choco_envs.core.game import rank_returns
+from choco_envs.core.outcomes import rank_returns
 from choco_envs.registry import make_game
 
 from .conftest import EXACT_MASK_GAMES, RANDOM_GAMES

@@ -8,7 +8,7 @@ import pytest
 from choco_envs.cli_options import parse_options
 from choco_envs.core.encoding import Encoder, Layout
 from choco_envs.core.errors import ConfigError
-from choco_envs.core.game import rank_returns
+from choco_envs.core.outcomes import rank_returns
 from choco_envs.core.spec import GameSpec, Option
 
 

@@ -12,10 +12,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from choco_envs.registry import list_envs, manifest
 from tests.mutations import Mutation
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = ("chocolates", "le_chocolat", "chocolatiers", "chocolate_factory")
+#: every registered game's package name (choco_envs/games/<game>, tests/games/<game>)
+GAMES = tuple(manifest(e).game.__module__.split(".")[2] for e in list_envs())
 #: what each copy needs: the package and the tests (the shared rulebooks are read in place)
 COPIED = ("choco_envs", "tests", "pyproject.toml")
 

@@ -1,6 +1,6 @@
 """The tier balance check of Chocolate Factory: fixed-tier strategies head to head.
 
-RULINGS.md: "Recipes must keep the tiers honest: points per pick needed should be
+the rulings in docs/games/chocolate_factory.md: "Recipes must keep the tiers honest: points per pick needed should be
 comparable across tiers, so that always choosing Bronze is not dominant; check it with
 bots, head to head (always-Bronze against always-Silver, always-Gold and the free greedy
 bot), at every player count and both lengths, not only in a mixed table."
@@ -46,7 +46,7 @@ from .greedy import greedy_action
 Policy = Callable[[ChocolateFactoryRules, FactoryState, random.Random], int]
 STRATEGIES = ("bronze", "silver", "gold", "greedy")
 FIXED = STRATEGIES[:3]
-#: games a pair by default (RULINGS asks head to head with at least 800)
+#: games a pair by default (the rulings asks head to head with at least 800)
 GAMES = 800
 Z95 = 1.96
 

@@ -17,7 +17,7 @@ from choco_envs.games.chocolate_factory import components as cp
 from choco_envs.games.chocolate_factory.rules import (
     CHOOSE,
     CHOOSE_VARIETY,
-    MACHINE,
+    JOKER,
     MASTER,
     PACK,
     PACK_BAR,
@@ -26,7 +26,9 @@ from choco_envs.games.chocolate_factory.rules import (
     SPECIAL,
     ChocolateFactoryRules,
     FactoryState,
+    decode_pair,
     decode_station_action,
+    delivered,
 )
 
 #: machine dice are scarce (one to three a roll): a machine is counted as this many picks
@@ -111,18 +113,16 @@ def _pick_value(game: ChocolateFactoryRules, s: FactoryState, player: int, a: in
         return 0.5 if s.apps[player] < game.max_apps else 0.1
     if a == REROLL:  # the roller rerolls when nothing helps, keeping one application
         return 0.6 if s.apps[player] >= 2 else 0.3
-    st = decode_station_action(a)[1]
+    kind, st, face = decode_station_action(a)
     k = player * 4 + st
-    remaining = sum(s.missing[k * 6 : k * 6 + 6])
-    open_machines = bin(game.machine_mask[s.variety[k]] & ~s.placed[k]).count("1")
+    remaining, open_machines = game.left_to_finish(s, k)
     near = 1.0 / (1 + remaining + 2 * open_machines)  # prefer stations close to done
-    if a < MACHINE:
-        ingredient, q = divmod(a % 36, 6)
-        miss = s.missing[k * 6 + ingredient]
-        delivered = min(cp.JOKER_FILL, miss) if q == 5 else q + 1
-        waste = 6 - delivered if q == 5 else 0
-        finishes = delivered == remaining and open_machines == 0
-        return 2.0 + delivered - 0.3 * waste + near + (10.0 if finishes else 0.0)
+    if kind == "pair":
+        ingredient, q = decode_pair(face)
+        got = delivered(q, s.missing[k * 6 + ingredient])
+        waste = 6 - got if q == JOKER else 0
+        finishes = got == remaining and open_machines == 0
+        return 2.0 + got - 0.3 * waste + near + (10.0 if finishes else 0.0)
     if a < SPECIAL:
         finishes = remaining == 0 and open_machines == 1
         return 5.0 + near + (10.0 if finishes else 0.0)

@@ -21,8 +21,13 @@ from collections import OrderedDict
 
 import numpy as np
 
-from choco_envs.games.chocolates.components import NUM_CHOCOLATES, PREDICTION_CARDS
-from choco_envs.games.chocolates.rules import ChocolatesRules, ChocolatesState, card_truth_matrix
+from choco_envs.games.chocolates.components import NUM_CHOCOLATES
+from choco_envs.games.chocolates.rules import (
+    ChocolatesRules,
+    ChocolatesState,
+    card_truth_matrix,
+    expected_points,
+)
 
 #: arrangements sampled per estimate by default (standard error <= 0.5 / sqrt(128) = 0.044)
 SAMPLES = 128
@@ -42,14 +47,9 @@ def seed_of(*parts: bytes) -> int:
     return int.from_bytes(hashlib.blake2b(b"|".join(parts), digest_size=8).digest(), "little")
 
 
-def side_value(card: int, side: int, p_true: float) -> float:
-    """Expected points of holding ``card`` with ``side`` up (0 true, 1 false) when its
-    prediction is true with chance ``p_true``: the side's points if right, minus them if
-    wrong."""
-    c = PREDICTION_CARDS[card]
-    if side == 0:
-        return c.true_points * (2 * p_true - 1)
-    return c.false_points * (1 - 2 * p_true)
+#: expected points of holding ``card`` with ``side`` up when its prediction is true with
+#: chance ``p_true`` (the rules' own ``expected_points``)
+side_value = expected_points
 
 
 class TruthEstimator:

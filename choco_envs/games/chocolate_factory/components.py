@@ -8,7 +8,7 @@ this project (see ``DEFAULT_COMPONENTS`` and docs/games/chocolate_factory.md) an
 replaced by a player's own data with the ``components=`` option (a dict of the same shape,
 or the path of a JSON file holding one), validated by :func:`load_components`.
 
-Authored choices: more ingredients earn the higher value of the tier (RULINGS.md);
+Authored choices: more ingredients earn the higher value of the tier (the rulings in docs/games/chocolate_factory.md);
 quantities are set so that points per pick are comparable across tiers (checked with bots,
 numbers in the docs).
 """

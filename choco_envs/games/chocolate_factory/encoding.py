@@ -43,7 +43,7 @@ from choco_envs.games.chocolate_factory.rules import (
 if TYPE_CHECKING:
     from choco_envs.games.chocolate_factory.rules import ChocolateFactoryRules
 
-__all__ = ["NUM_ACTIONS", "action_ranges", "flat_encoder"]
+__all__ = ["NUM_ACTIONS", "action_ranges", "build_encoders", "flat_encoder"]
 
 SCORE_SCALE = 200.0
 FINISHED_SCALE = 40.0
@@ -216,3 +216,8 @@ def flat_encoder(game: ChocolateFactoryRules) -> Encoder[FactoryState]:
         return v
 
     return Encoder("flat", (lay.size,), lay, fill, "flat vector, relative to the observer")
+
+
+def build_encoders(game: ChocolateFactoryRules) -> dict[str, Encoder[FactoryState]]:
+    """The encoders of ``game`` (the Factory has one: ``flat``)."""
+    return {"flat": flat_encoder(game)}

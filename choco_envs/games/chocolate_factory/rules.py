@@ -1,4 +1,4 @@
-"""Rules of Chocolate Factory (seed 001, German rulebook; English reading in RULINGS.md).
+"""Rules of Chocolate Factory (seed 001, German rulebook; English reading in the rulings in docs/games/chocolate_factory.md).
 
 A roll: the roller's dice are rolled (one unit of shift time); the roller decides first
 (pick, pass, reroll while nobody has picked, hire the master), then every other player in
@@ -8,7 +8,9 @@ accepts it) and choosing the freed station's new variety. Dice are rolled with t
 passed to :meth:`ChocolateFactoryRules.apply`; the state never holds future dice, so
 ``determinize`` is a copy (all information is public).
 
-Action ids are in :mod:`choco_envs.games.chocolate_factory.encoding` (table in the docs).
+The action ids are defined below (the action table), as every game's rules define theirs;
+:mod:`choco_envs.games.chocolate_factory.encoding` documents them in a table. The text is in
+:mod:`choco_envs.games.chocolate_factory.render`.
 """
 
 from __future__ import annotations
@@ -135,18 +137,6 @@ class FactoryState:
         return all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
 
     __hash__ = None  # type: ignore[assignment]
-
-
-LEGEND = """Chocolate Factory board codes:
-  phase        pick (take dice), pack (fill a package), variety (choose a new recipe)
-  roller       the seat who rolled this round's dice; 'shift time left' counts the rolls left
-  dice         each die face with (xN) the number showing it, by die colour: quantity,
-               ingredient, machine, special
-  station k    one of a player's 4 stations: its variety (tier), 'missing' ingredient/needed,
-               machines (+ placed, - still needed), the special die placed or open
-  applications master applications held / the maximum; 'masters hired' counts hires
-  packages      the shared packages: variety fill/4 and who put how many chocolates in
-"""
 
 
 class ChocolateFactoryRules(Game[FactoryState]):
@@ -435,11 +425,11 @@ class ChocolateFactoryRules(Game[FactoryState]):
         kind, st, face = decode_station_action(a)
         k = p * 4 + st
         if kind == "pair":
-            ingredient, q = divmod(face, 6)
+            ingredient, q = decode_pair(face)
             s.dice[DQ + q] -= 1
             s.dice[DI + ingredient] -= 1
             idx = k * 6 + ingredient
-            s.missing[idx] -= min(cp.JOKER_FILL, s.missing[idx]) if q == 5 else q + 1
+            s.missing[idx] -= delivered(q, s.missing[idx])
         elif kind == "machine":
             s.dice[DM + face] -= 1
             s.placed[k] |= 1 << face
@@ -466,6 +456,12 @@ class ChocolateFactoryRules(Game[FactoryState]):
         s.apps[p] = 0
         s.masters[p] += 1
         s.placed[p * 4 + st] |= 1 << face
+
+    def left_to_finish(self, s: FactoryState, k: int) -> tuple[int, int]:
+        """(ingredients still missing, machines still to place) at station k (player * 4
+        + station): the variety is finished when both are 0 (:meth:`station_done`)."""
+        open_machines = bin(self.machine_mask[s.variety[k]] & ~s.placed[k]).count("1")
+        return sum(s.missing[k * 6 : k * 6 + 6]), open_machines
 
     def station_done(self, s: FactoryState, k: int) -> bool:
         """Station k (player * 4 + station) has everything delivered and, for Silver and
@@ -574,7 +570,7 @@ class ChocolateFactoryRules(Game[FactoryState]):
             return f"pack the bar into package {a - PACK}"
         kind, st, face = decode_station_action(a)
         if kind == "pair":
-            ingredient, q = divmod(face, 6)
+            ingredient, q = decode_pair(face)
             return f"pair {cp.QUANTITY_FACES[q]} x {cp.INGREDIENTS[ingredient]} -> station {st}"
         if kind == "machine":
             return f"machine {cp.MACHINES[face]} -> station {st}"
@@ -582,79 +578,20 @@ class ChocolateFactoryRules(Game[FactoryState]):
             return f"special {cp.SPECIALS[face]} -> station {st}"
         return f"hire the master as {cp.MACHINES[face]} -> station {st}"
 
-    def legend(self) -> str:
-        return LEGEND
 
-    def state_to_string(self, s: FactoryState, player: int | None, ended: str | None = None) -> str:
-        """Everything is public, so every seat sees the same text. ``ended`` (an illegal-move
-        ending, from the env) is said in place of who is to act; so is the natural end."""
-        n = self.num_players
-        d = s.dice
-        if ended is not None:
-            status = f"game over: {ended}"
-        elif self.is_over(s):
-            status = "game over"
-        else:
-            status = f"to act: player_{self.current_player(s)}"
-        lines = [
-            f"Chocolate Factory, {n} players, phase {PHASE_NAMES[s.phase]}, roller "
-            f"player_{s.roller}, {status}, shift time left {s.time_left} rolls",
-            "dice: quantity "
-            + " ".join(f"{cp.QUANTITY_FACES[q]}(x{d[q]})" for q in range(6) if d[q])
-            + " | ingredient "
-            + " ".join(f"{cp.INGREDIENTS[i]}(x{d[DI + i]})" for i in range(6) if d[DI + i])
-            + " | machine "
-            + " ".join(f"{cp.MACHINES[m]}(x{d[DM + m]})" for m in range(6) if d[DM + m])
-            + " | special "
-            + " ".join(f"{cp.SPECIALS[x]}(x{d[DS + x]})" for x in range(6) if d[DS + x]),
-        ]
-        for p in range(n):
-            score = self.scores(s)[p]
-            lines.append(
-                f"player_{p}: {score:g} points, {s.finished[p]} finished, applications "
-                f"{s.apps[p]}/{self.max_apps}, masters hired {s.masters[p]}, storage "
-                f"{s.storage[p]}"
-            )
-            for st in range(STATIONS):
-                lines.append("  " + self._station_text(s, p * 4 + st, st))
-        if self.packages_on:
-            lines.append(f"packages: {s.supply_left} in supply, {s.packages_filled} filled")
-            for k in range(self.slots):
-                lines.append("  " + self._package_text(s, k))
-        return "\n".join(lines)
+JOKER = 5  # the quantity die's star face
 
-    def _station_text(self, s: FactoryState, k: int, st: int) -> str:
-        v = s.variety[k]
-        if v < 0:
-            return f"station {st}: free (variety to choose)"
-        var = self.varieties[v]
-        missing = ", ".join(
-            f"{cp.INGREDIENTS[i]} {s.missing[k * 6 + i]}/{var.quantities[i]}"
-            for i in range(6)
-            if var.quantities[i]
-        )
-        machines = " ".join(
-            cp.MACHINES[m] + ("+" if s.placed[k] >> m & 1 else "-")
-            for m in range(6)
-            if self.machine_mask[v] >> m & 1
-        )
-        special = cp.SPECIALS[var.special] + (" placed" if s.special[k] else " open")
-        return (
-            f"station {st}: {var.name} ({cp.TIERS[var.tier]}) missing {missing}; "
-            f"machines {machines or 'none'}; special {special}"
-        )
 
-    def _package_text(self, s: FactoryState, k: int) -> str:
-        v = s.pkg_variety[k]
-        if v == CLOSED:
-            return f"package {k}: full, none left to open"
-        if v == EMPTY:
-            return f"package {k}: empty"
-        n = self.num_players
-        owners = ", ".join(
-            f"player_{p} x{s.pkg_owners[k * n + p]}" for p in range(n) if s.pkg_owners[k * n + p]
-        )
-        return f"package {k}: {self.varieties[v].name} {s.pkg_fill[k]}/4 ({owners})"
+def decode_pair(face: int) -> tuple[int, int]:
+    """(ingredient, quantity face) of a pair's face, ``ingredient * 6 + quantity face``."""
+    ingredient, q = divmod(face, FACES)
+    return ingredient, q
+
+
+def delivered(q: int, missing: int) -> int:
+    """What quantity face ``q`` delivers where ``missing`` of the ingredient is missing:
+    its number (faces 0..4 show 1..5), the star joker fills up to JOKER_FILL of it."""
+    return min(cp.JOKER_FILL, missing) if q == JOKER else q + 1
 
 
 def decode_station_action(a: int) -> tuple[str, int, int]:

@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from choco_envs.core.manifest import BenchCase, GameManifest
 from choco_envs.games.chocolates import records, render
 from choco_envs.games.chocolates.encoding import build_encoders
+from choco_envs.games.chocolates.features import TRUTH
 from choco_envs.games.chocolates.rules import ChocolatesRules, ChocolatesState
 
 
@@ -38,4 +40,18 @@ class ChocolatesGame(ChocolatesRules):
         return render.state_to_string(self, s, player, ended)
 
 
-__all__ = ["ChocolatesGame", "ChocolatesRules", "ChocolatesState"]
+#: what the rest of the project reads of this game (see ``choco_envs.core.manifest``)
+MANIFEST = GameManifest(
+    game=ChocolatesGame,
+    encoders=("flat", "planes"),
+    bots="choco_envs.bots.chocolates",
+    records=records,
+    text=render,
+    view=render,
+    page="docs/games/chocolates.md",
+    features=(TRUTH,),
+    bench=(BenchCase({"num_players": 2}, aec=2.0, raw=5.0),),
+)
+
+
+__all__ = ["MANIFEST", "ChocolatesGame", "ChocolatesRules", "ChocolatesState"]

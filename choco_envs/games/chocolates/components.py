@@ -6,7 +6,7 @@
   is a rule: :mod:`choco_envs.games.chocolates.rules`.
 * The **chocolates** are partly authored: the rulebook prints only the totals (7 round,
   7 triangular, 7 hexagonal; 6 dark, 5 brown, 4 white, 3 green, 2 pink, 1 gold), not which
-  type has which shape. The shipped crossing is the one in RULINGS.md:
+  type has which shape. The shipped crossing is the one in the rulings in docs/games/chocolates.md:
   dark R2 T2 H2, brown R2 T2 H1, white R1 T1 H2, green R1 T1 H1, pink R1 T1, gold H1.
   A player who owns the physical game passes their own with the ``components=`` option
   (a dict or the path of a JSON file, see :func:`load_components`).
@@ -48,7 +48,7 @@ GRID_CELLS = 16
 BESIDE_CELLS = 5
 NOUGAT_SUPPLY = 24
 
-#: the shipped (authored) crossing of type and shape, from RULINGS.md
+#: the shipped (authored) crossing of type and shape, from the rulings in docs/games/chocolates.md
 DEFAULT_CHOCOLATES: dict[str, dict[str, int]] = {
     "dark": {"round": 2, "triangular": 2, "hexagonal": 2},
     "brown": {"round": 2, "triangular": 2, "hexagonal": 1},

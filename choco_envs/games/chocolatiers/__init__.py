@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from choco_envs.core.manifest import BenchCase, GameManifest
 from choco_envs.games.chocolatiers import records, render
 from choco_envs.games.chocolatiers.encoding import build_encoders
+from choco_envs.games.chocolatiers.features import AFFORDABLE
 from choco_envs.games.chocolatiers.rules import ChocolatiersRules, ChocolatiersState
 
 
@@ -37,4 +39,21 @@ class ChocolatiersGame(ChocolatiersRules):
         return render.state_to_string(self, s, player, ended)
 
 
-__all__ = ["ChocolatiersGame", "ChocolatiersRules", "ChocolatiersState"]
+#: what the rest of the project reads of this game (see ``choco_envs.core.manifest``)
+MANIFEST = GameManifest(
+    game=ChocolatiersGame,
+    encoders=("flat", "planes"),
+    bots="choco_envs.bots.chocolatiers",
+    records=records,
+    text=render,
+    view=None,
+    page="docs/games/chocolatiers.md",
+    features=(AFFORDABLE,),
+    bench=(
+        BenchCase({"num_players": 4, "edition": "standard"}, aec=1.0, raw=2.0),
+        BenchCase({"num_players": 4, "edition": "classic"}, aec=1.0, raw=2.0),
+    ),
+)
+
+
+__all__ = ["MANIFEST", "ChocolatiersGame", "ChocolatiersRules", "ChocolatiersState"]

@@ -3,7 +3,7 @@
 The rulebooks give the counts (standard, seed 000: 51 cards, 36 box tiles, 8 Score tiles,
 15 wilds; classic, seed 003: 39 cards, 30 box tiles, 7 Score cards, 12 wilds) but print
 no faces. **Everything below that is not a count is authored by this project**
-(RULINGS.md, Chocolatiers):
+(the rulings in docs/games/chocolatiers.md, Chocolatiers):
 
 * cards: the six types as even as the total allows (9/9/9/8/8/8 and 7/7/7/6/6/6);
 * box tiles: 2x2 spaces, each a chocolate or empty, 3 or 4 chocolates per tile; points

@@ -3,7 +3,7 @@
 Observations are game information only: what the observing seat may see. Everything is
 relative to the observer: seat blocks run own seat first, then the others in turn order.
 An opponent's hand is what the table knows: the cards seen taken from the face-up tray,
-less those seen paid or discarded, plus how many dealt cards are still unseen (RULINGS.md:
+less those seen paid or discarded, plus how many dealt cards are still unseen (the rulings in docs/games/chocolatiers.md:
 only the 3 dealt cards are private). Each Sampler is shown anchored to the top-left
 corner of a 6x6 space grid, the frame the placement actions are relative to.
 
@@ -49,9 +49,18 @@ if TYPE_CHECKING:
 
 NT = len(TYPES)
 TILE_FEATURES = 36  # present, points/8, cost/4 by type, 4 spaces x (6 types + empty)
+#: where each part of a tile row sits (one row of ``tile_matrix``, of the ``tiles`` field)
+TILE_PRESENT, TILE_POINTS, TILE_COST, TILE_SPACES = 0, 1, 2, 2 + NT
+COST_SCALE = 4.0  # a tile's cost of one type, / this
 SAMPLER_PLANES = 8  # 6 types, wild, occupied (a tile is there)
 PHASES = 5
 HAND_SCALE = 8.0  # the most a hand holds: 6 + 2 cards gained in a standard turn
+
+
+def tile_rows(game: ChocolatiersRules) -> int:
+    """Rows of the ``tiles`` field: the line (or stack tops), the tile being boxed, and in
+    the standard edition each seat's reserved tile."""
+    return LINE_SIZE + 1 + (0 if game.classic else game.num_players)
 
 
 def tile_matrix(game: ChocolatiersRules) -> np.ndarray:
@@ -59,11 +68,11 @@ def tile_matrix(game: ChocolatiersRules) -> np.ndarray:
     tiles = game.components.tiles
     out = np.zeros((len(tiles) + 1, TILE_FEATURES), dtype=np.float32)
     for i, tile in enumerate(tiles):
-        out[i, 0] = 1.0
-        out[i, 1] = tile.points / 8.0
-        out[i, 2 : 2 + NT] = np.asarray(tile.cost, dtype=np.float32) / 4.0
+        out[i, TILE_PRESENT] = 1.0
+        out[i, TILE_POINTS] = tile.points / 8.0
+        out[i, TILE_COST : TILE_COST + NT] = np.asarray(tile.cost, dtype=np.float32) / COST_SCALE
         for k, v in enumerate(tile.spaces):
-            out[i, 8 + 7 * k + (v if v >= 0 else NT)] = 1.0
+            out[i, TILE_SPACES + (NT + 1) * k + (v if v >= 0 else NT)] = 1.0
     return out
 
 
@@ -105,7 +114,7 @@ class ChocolatiersObserver:
         self._planes_last: dict[int, tuple[list[int], np.ndarray]] = {}
         self._tiles_key: list[int] = []
         self._tiles_value = np.zeros(0, dtype=np.float32)
-        self.num_tile_rows = LINE_SIZE + 1 + (self.n if self.standard else 0)
+        self.num_tile_rows = tile_rows(game)
 
     def _scalar_layout(self) -> Layout:
         lay = Layout()

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from choco_envs.core.manifest import BenchCase, GameManifest
+from choco_envs.games.le_chocolat import records, render
 from choco_envs.games.le_chocolat.encoding import build_encoders
-from choco_envs.games.le_chocolat.records import state_from_json, state_to_json
-from choco_envs.games.le_chocolat.render import HELP, state_to_string
 from choco_envs.games.le_chocolat.rules import LeChocolatRules, LeChocolatState
 
 
@@ -25,18 +25,32 @@ class LeChocolatGame(LeChocolatRules):
         self.encoders = build_encoders(self)
 
     def to_json(self, s: LeChocolatState) -> dict[str, Any]:
-        return state_to_json(self, s)
+        return records.state_to_json(self, s)
 
     def from_json(self, d: Mapping[str, Any]) -> LeChocolatState:
-        return state_from_json(self, d)
+        return records.state_from_json(self, d)
 
     def legend(self) -> str:
-        return HELP
+        return render.HELP
 
     def state_to_string(
         self, s: LeChocolatState, player: int | None, ended: str | None = None
     ) -> str:
-        return state_to_string(self, s, player, ended)
+        return render.state_to_string(self, s, player, ended)
 
 
-__all__ = ["LeChocolatGame", "LeChocolatRules", "LeChocolatState"]
+#: what the rest of the project reads of this game (see ``choco_envs.core.manifest``)
+MANIFEST = GameManifest(
+    game=LeChocolatGame,
+    encoders=("flat", "planes"),
+    bots="choco_envs.bots.le_chocolat",
+    records=records,
+    text=render,
+    view=render,
+    page="docs/games/le_chocolat.md",
+    features=(),
+    bench=(BenchCase({"num_players": 2}, aec=1.5, raw=5.0),),
+)
+
+
+__all__ = ["MANIFEST", "LeChocolatGame", "LeChocolatRules", "LeChocolatState"]

@@ -1,7 +1,7 @@
 """Le Chocolat component data: the 36 two-sided chocolate tiles and the 10 scoring cards.
 
 The rulebook (seed 002) prints neither the tile faces nor the cards, so **everything here is
-authored by the project** (../shared/RULINGS.md, "Le Chocolat"): six flavors on 30 tiles in
+authored by the project** (the rulings, docs/games/le_chocolat.md, "Le Chocolat"): six flavors on 30 tiles in
 uneven numbers (raspberry 7, almond 6, cashew 5, pistachio 4, orange 4, macadamia 4), each
 with a blank back, and 6 tiles blank on both sides. Card 0 is the rulebook's example card.
 

@@ -5,7 +5,7 @@ tables are tuples, never changed after import.
 
 Cells are numbered ``row * 7 + col`` (row 0..4 from the top, col 0..6 from the left) and
 named like a chess board turned on its side: column letter ``a..g``, row number ``1..5``
-(``a1`` is the top-left cell). A chunk is always a rectangle (RULINGS.md) and is named by
+(``a1`` is the top-left cell). A chunk is always a rectangle (the rulings in docs/games/le_chocolat.md) and is named by
 its top-left cell.
 
 Cut lines are absolute positions on the grid: line ``k`` in 0..5 is the vertical line

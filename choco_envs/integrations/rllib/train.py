@@ -82,7 +82,7 @@ def init_ray(args: Args) -> None:
         ray.init(address=args.address, log_to_driver=False, runtime_env=runtime_env)
         return
     os.environ.setdefault("RAY_DEDUP_LOGS", "0")
-    path = os.pathsep.join(p for p in [os.environ.get("PYTHONPATH", ""), _repo_root()] if p)
+    path = os.pathsep.join(p for p in [os.environ.get("PYTHONPATH", ""), _import_root()] if p)
     ray.init(
         num_cpus=args.num_cpus,
         include_dashboard=False,
@@ -98,8 +98,10 @@ def _package_dir() -> str:
     return str(Path(choco_envs.__file__).resolve().parent)
 
 
-def _repo_root() -> str:
-    return str(Path(__file__).resolve().parents[3])
+def _import_root() -> str:
+    """The folder that holds this choco_envs package (what a worker's PYTHONPATH needs to
+    import the same one)."""
+    return str(Path(_package_dir()).parent)
 
 
 def build_config(args: Args) -> Any:

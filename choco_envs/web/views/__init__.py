@@ -1,35 +1,27 @@
-"""What the page shows of a game: each game's render module (``choco_envs.games.<game>.
-render``) has
+"""What the page shows of a game: the module its manifest names as ``view`` (the contract,
+:class:`~choco_envs.core.game.GameView`, is declared in ``choco_envs.core.game``).
 
-* ``view(game, state, seat: int | None) -> dict``: JSON-ready, built only from what
-  ``seat`` may see (None: a spectator, public information only; once the game is over,
-  everything). The server sends a seat this, never the state.
-* ``target(game, state, action) -> dict | None``: where a legal move of the seat to act is
-  made on the drawn board (None: only in the move list).
-
-A game whose render module has no ``view`` (its board is not drawn) gets :mod:`.text`: its
-seat's ``state_to_string`` cut into labelled blocks, which relies on the game's contract
-that the text shows only what the seat may see.
+A game whose manifest names no view (its board is not drawn) gets :mod:`.text`: its seat's
+``state_to_string`` cut into labelled blocks, which relies on the game's contract that
+the text shows only what the seat may see.
 """
 
 from __future__ import annotations
 
-import importlib
-import sys
-from types import ModuleType
 from typing import Any
 
+from choco_envs.core.game import GameView
+from choco_envs.core.outcomes import places
+from choco_envs.registry import REGISTRY, manifest
 from choco_envs.web.views import text
 
 
-def view_module(game: Any) -> ModuleType:
-    """The render module of ``game``'s package when it draws a view, else the text one."""
-    package = sys.modules[type(game).__module__].__package__ or ""
-    try:
-        module = importlib.import_module(f"{package}.render")
-    except ModuleNotFoundError:
-        return text
-    return module if callable(getattr(module, "view", None)) else text
+def view_module(game: Any) -> GameView:
+    """The view ``game``'s manifest names, else the text one (also for a game made outside
+    the registry)."""
+    env_id = game.spec.env_id
+    found = manifest(env_id).view if env_id in REGISTRY else None
+    return text if found is None else found
 
 
 def view(game: Any, state: Any, seat: int | None) -> dict[str, Any]:
@@ -48,10 +40,9 @@ def final_scores(game: Any, state: Any) -> dict[str, Any] | None:
     """Scores, their breakdown and the ranking once the game is over (else None)."""
     if not game.is_over(state):
         return None
-    keys = [game.ranking_key(state, p) for p in range(game.num_players)]
-    places = [1 + sum(1 for k in keys if k > mine) for mine in keys]
+    keys = game.ranking_keys(state)
     return {
         "scores": [float(v) for v in game.scores(state)],
         "breakdown": {k: [float(v) for v in vs] for k, vs in game.score_breakdown(state).items()},
-        "places": places,
+        "places": [1 + place for place in places(keys)],
     }

@@ -1,4 +1,4 @@
-"""Chocolate Factory mutations: each breaks one rule of the rulebook (seed 001) or RULINGS.md
+"""Chocolate Factory mutations: each breaks one rule of the rulebook (seed 001) or the rulings in docs/games/chocolate_factory.md
 by an exact text replacement of rules.py; ``python -m tests.mutations chocolate_factory``
 checks that a test in tests/games/chocolate_factory kills every one. Each is meant to be
 killed by a rule test that names the rule (the comment before a group says which), not
@@ -17,97 +17,97 @@ MUTATIONS = [
         "special_dice_count",
         "self.special_dice = 1 if n == 2 else (2 if n <= 4 else 3)",
         "self.special_dice = 1 if n == 2 else 2",
-        "RULINGS: machine dice and special dice, 1 each with 2 players, 2 each with 3-4, 3 each with 5-6",
+        "Rulings: machine dice and special dice, 1 each with 2 players, 2 each with 3-4, 3 each with 5-6",
     ),
     rule(
         "application_cap",
         "self.max_apps = 4 if n == 2 else 3",
         "self.max_apps = 3",
-        "RULINGS: at most 3 (4 with 2 players) applications",
+        "Rulings: at most 3 (4 with 2 players) applications",
     ),
     rule(
         "pass_earns_no_application",
         "                s.apps[p] += 1\n",
         "                pass\n",
-        "RULINGS: every pass, the roller's or anyone's, earns one application",
+        "Rulings: every pass, the roller's or anyone's, earns one application",
     ),
     rule(
         "reroll_costs_nothing",
         "            s.apps[p] -= 1\n            self._roll(s, rng)",
         "            self._roll(s, rng)",
-        "RULINGS: the roller may spend an application to reroll all dice",
+        "Rulings: the roller may spend an application to reroll all dice",
     ),
     rule(
         "joker_fills_one",
-        "s.missing[idx] -= min(cp.JOKER_FILL, s.missing[idx]) if q == 5 else q + 1",
-        "s.missing[idx] -= 1 if q == 5 else q + 1",
-        "RULINGS: the joker fills up to 6 of what is missing",
+        "return min(cp.JOKER_FILL, missing) if q == JOKER else q + 1",
+        "return 1 if q == JOKER else q + 1",
+        "Rulings: the joker fills up to 6 of what is missing",
     ),
     rule(
         "taken_machine_die_stays",
         "            s.dice[DM + face] -= 1\n",
         "",
-        "RULINGS: whatever is picked is placed at once (the die leaves the roll)",
+        "Rulings: whatever is picked is placed at once (the die leaves the roll)",
     ),
     rule(
         "taken_special_die_stays",
         "            s.dice[DS + face] -= 1\n",
         "",
-        "RULINGS: whatever is picked is placed at once (the die leaves the roll)",
+        "Rulings: whatever is picked is placed at once (the die leaves the roll)",
     ),
     rule(
         "master_keeps_applications",
         "        else:  # the master: hired and placed in one step; not a pick\n            s.apps[p] = 0\n",
         "        else:  # the master: hired and placed in one step; not a pick\n",
-        "RULINGS: spend them all to place the master",
+        "Rulings: spend them all to place the master",
     ),
     rule(
         "master_uses_the_pick",
         '        if kind != "master":\n            self._next_picker(s, rng)',
         "        self._next_picker(s, rng)",
-        "RULINGS: without using their pick",
+        "Rulings: without using their pick",
     ),
     rule(
         "no_refinement_bonus",
         "            s.refine_points[p] += cp.REFINE_BONUS\n",
         "            pass\n",
-        "RULINGS: a special die ... +2 when that variety is finished",
+        "Rulings: a special die ... +2 when that variety is finished",
     ),
     rule(
         "full_package_pays_no_bonus",
         "            s.bonus_points[owner] += bonus * s.pkg_owners[slot * n + owner]\n",
         "            pass\n",
-        "RULINGS: a full package gives every player a bonus on each of their own bars in it",
+        "Rulings: a full package gives every player a bonus on each of their own bars in it",
     ),
     rule(
         "game_goes_on_after_the_last_package",
         "            s.phase = OVER  # every package is full: the game ends at once\n            return\n",
         "            pass\n",
-        "RULINGS: when every package is full the game ends at once",
+        "Rulings: when every package is full the game ends at once",
     ),
     rule(
         "shift_never_ends",
         "        if s.time_left == 0:\n            s.phase = OVER  # shift time is out and the round is finished\n            return\n",
         "",
-        "RULINGS: when shift time is out the round is finished and the game is scored",
+        "Rulings: when shift time is out the round is finished and the game is scored",
     ),
     rule(
         "roller_does_not_rotate",
         "        s.roller = (s.roller + 1) % self.num_players\n",
         "",
-        "RULINGS: the roller picks first, then the others in seat order (the roll passes on)",
+        "Rulings: the roller picks first, then the others in seat order (the roll passes on)",
     ),
     rule(
         "time_free_rolls",
         "        s.time_left -= 1\n        self._roll(s, rng)",
         "        self._roll(s, rng)",
-        "RULINGS: shift time, rolls left; each roll costs one",
+        "Rulings: shift time, rolls left; each roll costs one",
     ),
     rule(
         "master_resume_forgotten",
         "        if not s.resume_pick:\n            self._next_picker(s, rng)",
         "        self._next_picker(s, rng)",
-        "RULINGS: the master is not a pick; after her variety is finished its owner picks again",
+        "Rulings: the master is not a pick; after her variety is finished its owner picks again",
     ),
     # ---- issue 17 item 9: breaks the first list missed (tests named in each comment)
     # start varieties: test_start_varieties_drawn_at_random_within_each_tier,
@@ -116,13 +116,13 @@ MUTATIONS = [
         "start_variety_first_of_tier",
         "                v = options[int(rng.random() * len(options))]\n",
         "                v = options[0]\n",
-        "RULINGS: each station's variety drawn at random within its tier",
+        "Rulings: each station's variety drawn at random within its tier",
     ),
     rule(
         "start_variety_never_last_of_tier",
         "                v = options[int(rng.random() * len(options))]\n",
         "                v = options[int(rng.random() * (len(options) - 1))]\n",
-        "RULINGS: each station's variety drawn at random within its tier (every one of it)",
+        "Rulings: each station's variety drawn at random within its tier (every one of it)",
     ),
     rule(
         "start_silver_drawn_from_bronze",
@@ -134,13 +134,13 @@ MUTATIONS = [
         "start_bronze_stations_alike",
         "                v = options[int(rng.random() * len(options))]\n",
         "                v = options[int(rng.random() * len(options))] if len(s.variety) % 4 != 1 else s.variety[-1]\n",
-        "RULINGS: each station's variety drawn ... independently (the two Bronze ones too)",
+        "Rulings: each station's variety drawn ... independently (the two Bronze ones too)",
     ),
     rule(
         "start_stations_alike_for_every_player",
         "                v = options[int(rng.random() * len(options))]\n",
         "                v = options[int(rng.random() * len(options))] if len(s.variety) < 4 else s.variety[-4]\n",
-        "RULINGS: each station's variety drawn ... independently (of other players' too)",
+        "Rulings: each station's variety drawn ... independently (of other players' too)",
     ),
     # the dice: test_quantity_dice_show_one_to_five_and_the_joker,
     # test_every_die_kind_shows_all_six_faces (test_factory_dice.py)
@@ -148,13 +148,13 @@ MUTATIONS = [
         "quantity_dice_without_joker",
         "            d[int(rand() * 6)] += 1\n",
         "            d[int(rand() * 5)] += 1\n",
-        "RULINGS: quantity dice (faces 1-5 and a star joker)",
+        "Rulings: quantity dice (faces 1-5 and a star joker)",
     ),
     rule(
         "quantity_joker_shows_as_five",
         "            d[int(rand() * 6)] += 1\n",
         "            d[min(int(rand() * 6), 4)] += 1\n",
-        "RULINGS: quantity dice (faces 1-5 and a star joker): six fair faces",
+        "Rulings: quantity dice (faces 1-5 and a star joker): six fair faces",
     ),
     rule(
         "quantity_dice_one_face",
@@ -191,7 +191,7 @@ MUTATIONS = [
         "new_roll_adds_to_the_leftovers",
         "        d = [0] * 24\n",
         "        d = s.dice[:]\n",
-        "RULINGS: a roll is n quantity, n ingredient, and the machine and special dice",
+        "Rulings: a roll is n quantity, n ingredient, and the machine and special dice",
     ),
     rule(
         "new_roll_keeps_the_leftovers",
@@ -232,7 +232,7 @@ MUTATIONS = [
         "            s.apps[p] -= 1\n            self._roll(s, rng)",
         "            s.apps[p] -= 1\n            kept = s.dice[DI:]\n            self._roll(s, rng)\n"
         "            s.dice[DI:] = kept",
-        "RULINGS: reroll all dice (ingredient, machine and special too)",
+        "Rulings: reroll all dice (ingredient, machine and special too)",
     ),
     # test_reroll_only_by_the_roller_before_anyone_picked (test_factory_turns.py)
     rule(
@@ -252,7 +252,7 @@ MUTATIONS = [
         "pass_earns_two_applications",
         "            if s.apps[p] < self.max_apps:\n                s.apps[p] += 1\n",
         "            s.apps[p] = min(self.max_apps, s.apps[p] + 2)\n",
-        "RULINGS: every pass ... earns one application (the cap still holds)",
+        "Rulings: every pass ... earns one application (the cap still holds)",
     ),
     # dice leaving the roll: test_a_taken_machine_or_special_die_leaves_the_roll
     # (test_factory_dice.py; kills taken_machine_die_stays, taken_special_die_stays above),
@@ -261,13 +261,13 @@ MUTATIONS = [
         "taken_quantity_die_stays",
         "            s.dice[DQ + q] -= 1\n",
         "",
-        "RULINGS: a pair (one quantity die and one ingredient die) from what is left",
+        "Rulings: a pair (one quantity die and one ingredient die) from what is left",
     ),
     rule(
         "taken_ingredient_die_stays",
         "            s.dice[DI + ingredient] -= 1\n",
         "",
-        "RULINGS: a pair (one quantity die and one ingredient die) from what is left",
+        "Rulings: a pair (one quantity die and one ingredient die) from what is left",
     ),
     # the whole quantity must fit: test_pair_must_fit_one_station (test_factory_turns.py)
     rule(
@@ -292,7 +292,7 @@ MUTATIONS = [
         " if self.tier[s.variety[p * 4 + st]] == 0"
         " for m in range(6) if self.quantities[s.variety[p * 4 + st]][m]]\n"
         "        acts = pairs + machines + specials + masters\n",
-        "RULINGS: the master under the same placement rule as a machine die (not at Bronze)",
+        "Rulings: the master under the same placement rule as a machine die (not at Bronze)",
     ),
     rule(
         "master_offered_on_a_placed_machine_at_the_pick",
@@ -301,20 +301,20 @@ MUTATIONS = [
         "            masters += [MASTER + st * 6 + m for st in range(STATIONS)"
         " for m in range(6) if s.placed[p * 4 + st] >> m & 1]\n"
         "        acts = pairs + machines + specials + masters\n",
-        "RULINGS: the master under the machine rule: not where that machine stands",
+        "Rulings: the master under the machine rule: not where that machine stands",
     ),
     rule(
         "master_offered_at_bronze_between",
         "            open_machines = self.machine_mask[v] & ~s.placed[k]\n            acts.extend(",
         "            open_machines = self.varieties[v].ingredient_mask & ~s.placed[k]\n"
         "            acts.extend(",
-        "RULINGS: the master at any decision point, under the machine rule (not at Bronze)",
+        "Rulings: the master at any decision point, under the machine rule (not at Bronze)",
     ),
     rule(
         "master_offered_on_a_placed_machine_between",
         "            open_machines = self.machine_mask[v] & ~s.placed[k]\n            acts.extend(",
         "            open_machines = self.machine_mask[v]\n            acts.extend(",
-        "RULINGS: the master at any decision point, under the machine rule (not twice)",
+        "Rulings: the master at any decision point, under the machine rule (not twice)",
     ),
     rule(
         "master_accepted_at_bronze",
@@ -322,7 +322,7 @@ MUTATIONS = [
         "        if not self.machine_mask[v] >> face & 1:\n"
         '            return "machines go only to Silver or Gold stations whose recipe uses them"\n',
         '            return "the station is free: it has no recipe for a machine yet"\n',
-        "RULINGS: a machine only goes to a Silver or Gold station whose recipe uses it",
+        "Rulings: a machine only goes to a Silver or Gold station whose recipe uses it",
     ),
     rule(
         "master_accepted_on_a_placed_machine",
@@ -332,13 +332,13 @@ MUTATIONS = [
         "        return None\n",
         '            return "machines go only to Silver or Gold stations whose recipe uses them"\n'
         "        return None\n",
-        "RULINGS: ... and that has no machine for it yet (the master too)",
+        "Rulings: ... and that has no machine for it yet (the master too)",
     ),
     rule(
         "master_accepted_at_the_freed_station",
         '        if v < 0:\n            return "the station is free: it has no recipe for a machine yet"\n',
         "        if v < 0:\n            return None\n",
-        "RULINGS: the master at one of their stations as the machine for an ingredient of it",
+        "Rulings: the master at one of their stations as the machine for an ingredient of it",
     ),
     # machine dice: test_machine_placement_rule (test_factory_turns.py)
     rule(
@@ -346,7 +346,7 @@ MUTATIONS = [
         "        # machine die or master: same placement rule\n"
         "        if not self.machine_mask[v] >> face & 1:\n",
         "        # machine die or master: same placement rule\n        if False:\n",
-        "RULINGS: a machine only goes to a Silver or Gold station whose recipe uses it",
+        "Rulings: a machine only goes to a Silver or Gold station whose recipe uses it",
     ),
     # finishing: test_silver_finishes_only_with_all_machines (test_factory_turns.py)
     rule(
@@ -360,7 +360,7 @@ MUTATIONS = [
         "picks_against_seat_order",
         "        return (s.roller + s.pick_index) % self.num_players\n",
         "        return (s.roller - s.pick_index) % self.num_players\n",
-        "RULINGS: the roller picks first, then the others in seat order",
+        "Rulings: the roller picks first, then the others in seat order",
     ),
     # a freed station: test_freed_station_owner_chooses_tier_and_variety
     rule(
@@ -401,13 +401,13 @@ MUTATIONS = [
         "                    for owner in range(self.num_players):\n"
         "                        s.bonus_points[owner] += cp.PACKAGE_BONUS["
         "self.tier[s.pkg_variety[slot]]] * s.pkg_owners[slot * self.num_players + owner]\n",
-        "RULINGS: a package not full at the end gives no bonus",
+        "Rulings: a package not full at the end gives no bonus",
     ),
     # the end: test_new_package_only_while_the_supply_lasts
     rule(
         "game_ends_when_one_package_is_closed",
         "        if s.supply_left == 0 and all(v == CLOSED for v in s.pkg_variety):\n",
         "        if s.supply_left == 0 and any(v == CLOSED for v in s.pkg_variety):\n",
-        "RULINGS: when every package is full the game ends at once (not before)",
+        "Rulings: when every package is full the game ends at once (not before)",
     ),
 ]

@@ -1,4 +1,4 @@
-"""Tier balance (RULINGS.md, Chocolate Factory): "Recipes must keep the tiers honest: points
+"""Tier balance (the rulings in docs/games/chocolate_factory.md, Chocolate Factory): "Recipes must keep the tiers honest: points
 per pick needed should be comparable across tiers, so that always choosing Bronze is not
 dominant; check it with bots, head to head (always-Bronze against always-Silver,
 always-Gold and the free greedy bot), at every player count and both lengths, not only in
@@ -65,7 +65,7 @@ def test_an_unknown_strategy_is_refused_by_name() -> None:
 
 @pytest.mark.slow
 def test_no_fixed_tier_dominates_at_any_player_count_and_length() -> None:
-    """RULINGS: always choosing one tier is not dominant, head to head, at every player
+    """Rulings: always choosing one tier is not dominant, head to head, at every player
     count and both lengths (800 games a pair)."""
     results = balance.grid(games=balance.GAMES)
     assert len(results) == 5 * 2 * 6

@@ -17,7 +17,7 @@ def test_authored_set_follows_the_rulebook() -> None:
     """'Bronze 3–4, Silber 7–8, Gold 14–15'; 'Bronze (Vollmilch, Erdbeer-Milch, Zartbitter,
     Weiße Haselnuss), Silber (Trüffel, Nougat, Fruchtpralinen), Gold (Schokoladentorte,
     Schoko-Goldbarren)'; 'Bronze-Sorte ... 2–3 Zutaten ... Silber (3–4 Zutaten) und Gold
-    (4–5)'. RULINGS: 'every quantity is 1 to 6'; 'more ingredients earn the higher value
+    (4–5)'. Rulings: 'every quantity is 1 to 6'; 'more ingredients earn the higher value
     of the tier'."""
     comps = cp.load_components()
     germans = [v.german for v in comps.varieties]
@@ -34,7 +34,7 @@ def test_authored_set_follows_the_rulebook() -> None:
 
 def test_package_table_has_every_player_count_and_length() -> None:
     """'Jede Partie hat eine feste Zahl an Paketen (je nach Länge und Mitspielern, sie
-    steht über den Paketen).' RULINGS: 'The game's package count includes the players + 2
+    steht über den Paketen).' Rulings: 'The game's package count includes the players + 2
     open at the start.'"""
     comps = cp.load_components()
     for n in range(cp.MIN_PLAYERS, cp.MAX_PLAYERS + 1):  # every player count, both checks
@@ -67,7 +67,7 @@ def test_bad_components_are_refused_naming_the_value(change, needle: str) -> Non
 
 
 def test_user_components_replace_the_authored_set(tmp_path) -> None:
-    """RULINGS: component data 'replaceable by a user who owns the physical game (a
+    """Rulings: component data 'replaceable by a user who owns the physical game (a
     components= option or a data file they can pass)'."""
     data = copy.deepcopy(cp.DEFAULT_COMPONENTS)
     data["varieties"][0]["recipe"] = {"cocoa": 1, "milk": 1}

@@ -1,5 +1,5 @@
 """Chocolate Factory: chance — the start varieties and the dice — and the dice leaving the
-roll, checked against the German rulebook (seed 001) and RULINGS.md.
+roll, checked against the German rulebook (seed 001) and the rulings in docs/games/chocolate_factory.md.
 
 Chance is checked over many seeds: every outcome the rule allows must turn up, about as
 often as the rule says (within half to one and a half times its fair share), and nothing
@@ -68,7 +68,7 @@ def assert_fair(totals: Counter[int], faces: list[int], what: str) -> None:
 # ---------------------------------------------------------------- start varieties
 def test_start_varieties_drawn_at_random_within_each_tier() -> None:
     """'Jeder hat nur vier Stationen (zum Start 2 × Bronze, 1 × Silber, 1 × Gold)'.
-    RULINGS: 'Each player has 4 stations, at the start 2 Bronze, 1 Silver, 1 Gold (each
+    Rulings: 'Each player has 4 stations, at the start 2 Bronze, 1 Silver, 1 Gold (each
     station's variety drawn at random within its tier, independently).' Over many seeds,
     each start station (0-1 Bronze, 2 Silver, 3 Gold) shows every variety of its tier, about
     equally often, and never one of another tier."""
@@ -84,7 +84,7 @@ def test_start_varieties_drawn_at_random_within_each_tier() -> None:
 
 
 def test_start_varieties_drawn_independently() -> None:
-    """RULINGS: 'each station's variety drawn at random within its tier, independently'.
+    """Rulings: 'each station's variety drawn at random within its tier, independently'.
     So a player's two Bronze stations show every ordered pair of Bronze varieties (the
     same one twice included), a player's Bronze and Silver every combination, and two
     players' Silver (or Gold) stations every combination: no draw fixes another."""
@@ -116,7 +116,7 @@ def first_rolls(players: int, seeds: int) -> list[FactoryState]:
 
 def test_quantity_dice_show_one_to_five_and_the_joker() -> None:
     """'Mengen-Würfel (1 bis 6; statt der 6 steht der ★ Joker — er füllt eine Zutat an
-    einer Station um bis zu 6 auf ...)'. RULINGS: 'quantity dice (faces 1-5 and a star
+    einer Station um bis zu 6 auf ...)'. Rulings: 'quantity dice (faces 1-5 and a star
     joker)'. Over many rolls each face 1..5 and the joker turns up, about a sixth of the
     time each."""
     totals = Counter[int]()
@@ -133,7 +133,7 @@ def test_every_die_kind_shows_all_six_faces(kind: str) -> None:
     Milch, Zucker, Nüsse, Kakaobutter, Früchte) ... Dazu zwei Sorten Sonderwürfel:
     Geräte-Würfel und gleich viele Sonderzutaten-Würfel'; the six machines 'Röstofen →
     Kakaobohnen, ... Dörrofen → Früchte' and six specials 'Vanille, Chili, Meersalz,
-    Karamell, Minze, Kaffee'. RULINGS: 'A roll: quantity dice (faces 1-5 and a star joker)
+    Karamell, Minze, Kaffee'. Rulings: 'A roll: quantity dice (faces 1-5 and a star joker)
     and ingredient dice ...; machine dice and special dice'. Each kind is a six-sided die:
     over many rolls every face of it turns up, about equally often, and the roll has the
     rulebook's number of that kind."""
@@ -158,7 +158,7 @@ def leftovers(game: ChocolateFactoryGame, s: FactoryState, ingredient: str) -> N
 def test_new_roll_after_a_round_is_a_full_fresh_roll() -> None:
     """'Würfeln: Mengen-Würfel ... und Zutaten-Würfel ... — je so viele, wie mitspielen.
     Dazu ... Geräte-Würfel und gleich viele Sonderzutaten-Würfel'; 'Jeder Wurf kostet
-    einen Schritt.' RULINGS: 'A roll: quantity dice ... and ingredient dice, as many of each
+    einen Schritt.' Rulings: 'A roll: quantity dice ... and ingredient dice, as many of each
     as players; machine dice and special dice, 1 each with 2 players, 2 each with 3-4'. The
     next roller rolls all the dice: after a round (one pair taken, the rest left), the new
     roll has n quantity, n ingredient and the full machine and special dice, and none of
@@ -184,7 +184,7 @@ def test_new_roll_after_a_round_is_a_full_fresh_roll() -> None:
 
 def test_reroll_rolls_every_die_anew() -> None:
     """'Bist du mit Würfeln dran und hat noch niemand gewählt, kannst du eine Bewerbung
-    einsetzen und alle Würfel neu werfen'. RULINGS: 'may spend an application to reroll
+    einsetzen und alle Würfel neu werfen'. Rulings: 'may spend an application to reroll
     all dice'. Across seeds a reroll changes every kind of die — quantity, ingredient,
     machine and special alike — and the roll stays full."""
     totals = {kind: Counter[int]() for kind in KINDS}
@@ -205,7 +205,7 @@ def test_reroll_rolls_every_die_anew() -> None:
 @pytest.mark.parametrize("kind", ["machine", "special"])
 def test_a_taken_machine_or_special_die_leaves_the_roll(kind: str) -> None:
     """'Die anderen: nehmen danach reihum je ein Paar, ein Gerät oder eine Sonderzutat aus
-    dem Rest'. RULINGS: 'then the others in seat order, each one item from what is left
+    dem Rest'. Rulings: 'then the others in seat order, each one item from what is left
     ... Whatever is picked is placed legally at once'. A pick takes that one die out of
     the roll (its count drops by one, nothing else changes); when the last one is gone the
     next player cannot take it."""

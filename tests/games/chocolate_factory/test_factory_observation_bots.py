@@ -63,7 +63,7 @@ def test_observation_shows_dice_scores_time_and_stays_in_bounds() -> None:
 
 def test_determinize_is_an_independent_equal_copy() -> None:
     """All information is public; the future dice come from the caller's rng, so a copy
-    is a determinization (RULINGS: 'All information is public; only future dice are
+    is a determinization (Rulings: 'All information is public; only future dice are
     unknown.')."""
     game, s = fresh(3)
     d = game.determinize(s, 1, random.Random(9))
@@ -192,7 +192,7 @@ def test_observation_matches_the_layout_meanings(players: int) -> None:
 
 @pytest.mark.parametrize("tier", ["bronze", "silver", "gold"])
 def test_tier_bot_refills_only_with_its_tier(tier: str) -> None:
-    """The fixed-tier strategies of the balance check (RULINGS: "check it with bots, head to
+    """The fixed-tier strategies of the balance check (Rulings: "check it with bots, head to
     head (always-Bronze against always-Silver, always-Gold and the free greedy bot)"):
     `tier:tier=X` chooses a variety of tier X at every free station, and plays whole games."""
     import choco_envs
@@ -227,7 +227,7 @@ def test_tier_bot_refuses_an_unknown_tier() -> None:
 
 
 def test_observation_says_who_picks_after_the_variety_choice() -> None:
-    """RULINGS: the master is hired 'without using their pick', so after she finishes a
+    """Rulings: the master is hired 'without using their pick', so after she finishes a
     variety her owner picks again; after a normal pick the next seat does. Two reachable
     choose-step states differing only in that must be told apart by every encoder."""
     from .factory_helpers import fresh, set_dice, set_station

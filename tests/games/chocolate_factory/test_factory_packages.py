@@ -1,5 +1,5 @@
 """Chocolate Factory: finishing, packages, storage, the end and the scoring, checked
-against the German rulebook (seed 001) and RULINGS.md."""
+against the German rulebook (seed 001) and the rulings in docs/games/chocolate_factory.md."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def finish_dark(game, s, player: int = 0, station: int = 0, into: int | None = N
 
 def test_first_bar_gives_an_empty_package_its_variety() -> None:
     """'In jedes Paket gehören vier gleiche Tafeln; ein leeres Paket bekommt seine Sorte von
-    der ersten Tafel.' RULINGS: 'an empty open package (which takes that variety)'."""
+    der ersten Tafel.' Rulings: 'an empty open package (which takes that variety)'."""
     game, s = fresh(2)
     finish_dark(game, s)
     assert s.pkg_variety[0] == V["dark"] and s.pkg_fill[0] == 1 and s.pkg_owners[:2] == [1, 0]
@@ -56,7 +56,7 @@ def test_open_packages_are_players_plus_two() -> None:
 
 
 def test_owner_chooses_between_packages_that_accept_the_bar() -> None:
-    """RULINGS: 'into an open package of the same variety with room, or an empty open
+    """Rulings: 'into an open package of the same variety with room, or an empty open
     package (which takes that variety), chosen by the owner'."""
     game, s = fresh(2)
     fill_package(game, s, 1, "dark", [1, 1])
@@ -120,7 +120,7 @@ def test_half_full_package_gives_nothing() -> None:
 
 def test_last_package_filled_ends_the_game_at_once() -> None:
     """'Jede Partie hat eine feste Zahl an Paketen ... Sind alle voll, endet die Partie
-    sofort.' RULINGS: 'When every package is full the game ends at once.'"""
+    sofort.' Rulings: 'When every package is full the game ends at once.'"""
     game, s = fresh(2)
     s.supply_left = 0
     s.pkg_variety = [CLOSED, CLOSED, CLOSED, V["dark"]]
@@ -164,7 +164,7 @@ def test_game_runs_exactly_the_rolls_of_the_shift() -> None:
 
 
 def test_last_round_is_finished_when_shift_time_is_out() -> None:
-    """'Ist die Schichtzeit um, wird die Runde zu Ende gespielt.' RULINGS: 'When it is out
+    """'Ist die Schichtzeit um, wird die Runde zu Ende gespielt.' Rulings: 'When it is out
     the round is finished and the game is scored.'"""
     game, s = fresh(3)
     s.time_left = 0
@@ -178,7 +178,7 @@ def test_last_round_is_finished_when_shift_time_is_out() -> None:
 
 def test_no_packages_mode_counts_only_variety_points_with_refinements() -> None:
     """'Wer „Ohne Pakete" wählt, packt nichts — dann zählen nur die Punkte der Sorten (mit
-    Veredeln).' RULINGS: 'Option "no packages": nothing is packed; only variety points
+    Veredeln).' Rulings: 'Option "no packages": nothing is packed; only variety points
     (with the +2 refinements) count.'"""
     game, s = fresh(2, packages=False)
     set_station(game, s, 0, 0, "dark", missing={"cocoa": 0, "sugar": 1}, special=True)
@@ -231,7 +231,7 @@ def test_most_points_win() -> None:
 
 
 def test_bars_are_packed_at_once_so_nothing_is_left_at_the_end() -> None:
-    """'Wer dann noch fertige Tafeln hat, packt sie in Ruhe ein'. RULINGS: 'Because bars
+    """'Wer dann noch fertige Tafeln hat, packt sie in Ruhe ein'. Rulings: 'Because bars
     are packed at once, the rulebook's closing "pack the bars you still have" has nothing
     left to do.' After any finishing pick the bar is in a package or in storage."""
     game, s = fresh(2)
@@ -245,7 +245,7 @@ def test_bars_are_packed_at_once_so_nothing_is_left_at_the_end() -> None:
 
 
 def test_packages_not_full_at_the_end_pay_no_bonus() -> None:
-    """'Halb volles Paket: kein Bonus, aber auch kein Abzug.' RULINGS: 'A package not full
+    """'Halb volles Paket: kein Bonus, aber auch kein Abzug.' Rulings: 'A package not full
     at the end gives no bonus.' The shift runs out with a Bronze, a Silver and a Gold
     package part-filled by both players: the bonus points earned before stay as they are,
     nothing is added or taken, and each score is varieties + refinements + those bonuses."""

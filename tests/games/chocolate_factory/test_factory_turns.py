@@ -1,5 +1,5 @@
 """Chocolate Factory: the roll and the picks, checked sentence by sentence against the
-German rulebook (seed 001) and its English reading in RULINGS.md."""
+German rulebook (seed 001) and its English reading in the rulings in docs/games/chocolate_factory.md."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ from .factory_helpers import (
 
 def test_setup_two_bronze_one_silver_one_gold() -> None:
     """'Jeder hat nur vier Stationen (zum Start 2 × Bronze, 1 × Silber, 1 × Gold)'.
-    RULINGS: 'Each player has 4 stations, at the start 2 Bronze, 1 Silver, 1 Gold (each
+    Rulings: 'Each player has 4 stations, at the start 2 Bronze, 1 Silver, 1 Gold (each
     station's variety drawn at random within its tier, independently).'"""
     for seed in range(20):
         game, s = fresh(3, seed=seed)
@@ -56,7 +56,7 @@ def test_setup_two_bronze_one_silver_one_gold() -> None:
 def test_dice_per_roll_by_player_count(players: int, extra: int) -> None:
     """'Mengen-Würfel ... und Zutaten-Würfel ... — je so viele, wie mitspielen. Dazu ...
     Geräte-Würfel und gleich viele Sonderzutaten-Würfel (zu zweit je einer, ab drei
-    Chocolatiers je zwei, ab fünf je drei).' RULINGS: 'machine dice and special dice, 1
+    Chocolatiers je zwei, ab fünf je drei).' Rulings: 'machine dice and special dice, 1
     each with 2 players, 2 each with 3-4, 3 each with 5-6.'"""
     game, s = fresh(players)
     assert sum(s.dice[DQ:DI]) == players and sum(s.dice[DI:DM]) == players
@@ -65,7 +65,7 @@ def test_dice_per_roll_by_player_count(players: int, extra: int) -> None:
 
 def test_roller_picks_first_then_others_in_seat_order_each_roll_costs_time() -> None:
     """'Die anderen: nehmen danach reihum je ein Paar, ein Gerät oder eine Sonderzutat aus
-    dem Rest'; 'Jeder Wurf kostet einen Schritt.' RULINGS: 'The roller picks first, then
+    dem Rest'; 'Jeder Wurf kostet einen Schritt.' Rulings: 'The roller picks first, then
     the others in seat order'; 'each roll costs one'."""
     game, s = fresh(3)
     rng = random.Random(1)
@@ -79,7 +79,7 @@ def test_roller_picks_first_then_others_in_seat_order_each_roll_costs_time() -> 
 
 
 def test_pair_must_fit_one_station() -> None:
-    """'Die ganze Menge muss in EINE deiner Stationen passen.' RULINGS: 'the whole
+    """'Die ganze Menge muss in EINE deiner Stationen passen.' Rulings: 'the whole
     quantity must fit in the missing amount of that ingredient at ONE of the picker's
     stations'."""
     game, s = fresh(2)
@@ -108,7 +108,7 @@ def test_pair_needs_both_dice_in_the_roll() -> None:
 
 def test_joker_fills_up_to_six_what_is_missing() -> None:
     """'★ Joker — er füllt eine Zutat an einer Station um bis zu 6 auf, so viel, wie dort
-    noch fehlt'. RULINGS: 'the joker fills up to 6 of what is missing'."""
+    noch fehlt'. Rulings: 'the joker fills up to 6 of what is missing'."""
     game, s = fresh(2)
     set_station(game, s, 0, 0, "milk", missing={"cocoa": 6, "milk": 2})
     set_dice(s, quantity={"joker": 1}, ingredient={"cocoa": 1, "milk": 1})
@@ -124,7 +124,7 @@ def test_joker_fills_up_to_six_what_is_missing() -> None:
 def test_machine_placed_before_delivery_and_variety_waits_for_the_rest() -> None:
     """'Es verarbeitet an einer deiner Stationen seine Zutat — du kannst es auch schon
     setzen, bevor sie komplett geliefert ist; fertig wird die Sorte erst, wenn alles da
-    ist.' RULINGS: 'a machine die (placed at a station whose recipe uses that ingredient,
+    ist.' Rulings: 'a machine die (placed at a station whose recipe uses that ingredient,
     before or after delivery)'."""
     game, s = fresh(2)
     set_station(game, s, 0, 2, "truffle", machines=("cocoa", "milk"))
@@ -135,7 +135,7 @@ def test_machine_placed_before_delivery_and_variety_waits_for_the_rest() -> None
 
 
 def test_machine_placement_rule() -> None:
-    """'Silber ... und Gold ... brauchen dazu für jede Zutat ihr Gerät.' RULINGS: 'A
+    """'Silber ... und Gold ... brauchen dazu für jede Zutat ihr Gerät.' Rulings: 'A
     machine only goes to a Silver or Gold station whose recipe uses that ingredient and
     that has no machine for it yet'; 'nobody takes a die only to deny it to others'."""
     game, s = fresh(2)
@@ -153,7 +153,7 @@ def test_machine_placement_rule() -> None:
 def test_silver_finishes_only_with_all_machines() -> None:
     """'Fertig ist eine Bronze-Sorte, sobald alles geliefert ist (2–3 Zutaten, ohne
     Gerät). Silber (3–4 Zutaten) und Gold (4–5) brauchen dazu für jede Zutat ihr Gerät.'
-    RULINGS: 'A variety is finished when everything is delivered (and, for Silver and
+    Rulings: 'A variety is finished when everything is delivered (and, for Silver and
     Gold, every ingredient has its machine).'"""
     game, s = fresh(2)
     set_station(game, s, 0, 2, "truffle", missing={"cocoa": 2, "butter": 0, "milk": 0},
@@ -182,7 +182,7 @@ def test_bronze_finishes_when_delivered_without_machines() -> None:
 
 def test_special_at_a_station_whose_variety_names_it_refines_plus_two() -> None:
     """'Oder eine Sonderzutat: statt eines Paars, an eine Station, deren Sorte sie braucht
-    ... Die Sorte ist dann veredelt: +2 Punkte, sobald sie fertig ist.' RULINGS: 'a
+    ... Die Sorte ist dann veredelt: +2 Punkte, sobald sie fertig ist.' Rulings: 'a
     special die (at a station whose variety names it: +2 when that variety is finished)';
     'a station takes at most one special'."""
     game, s = fresh(2)
@@ -216,7 +216,7 @@ def test_special_is_voluntary() -> None:
 @pytest.mark.parametrize("players,cap", [(2, 4), (3, 3), (6, 3)])
 def test_every_pass_earns_an_application_up_to_the_cap(players: int, cap: int) -> None:
     """'Für jedes Passen — auch „Nichts nehmen" im Zug der anderen — kommt eine Bewerbung
-    herein. Mehr als 3 (zu zweit 4) Bewerbungen sammelst du nicht.' RULINGS: 'Every pass,
+    herein. Mehr als 3 (zu zweit 4) Bewerbungen sammelst du nicht.' Rulings: 'Every pass,
     the roller's or anyone's, earns one application; at most 3 (4 with 2 players).'"""
     game, s = fresh(players)
     rng = random.Random(0)
@@ -237,7 +237,7 @@ def test_pass_is_always_allowed() -> None:
 def test_reroll_costs_an_application_not_shift_time() -> None:
     """'Bist du mit Würfeln dran und hat noch niemand gewählt, kannst du eine Bewerbung
     einsetzen und alle Würfel neu werfen — so oft, wie du Bewerbungen hast. Die Uhr läuft
-    dabei nicht weiter.' RULINGS: 'a reroll does not cost shift time'."""
+    dabei nicht weiter.' Rulings: 'a reroll does not cost shift time'."""
     game, s = fresh(2)
     s.apps[0] = 2
     time_left = s.time_left
@@ -265,7 +265,7 @@ def test_reroll_only_by_the_roller_before_anyone_picked() -> None:
 def test_master_with_max_applications_is_any_machine_and_costs_no_pick() -> None:
     """'Mit 3 Bewerbungen (zu zweit 4) stellst du die Meisterin ein. Sie passt zu JEDER
     Zutat und verarbeitet sie — auch schon, bevor sie komplett geliefert ist. Du holst sie
-    jederzeit, das kostet keine Wahl.' RULINGS: 'spend them all to place the master at one
+    jederzeit, das kostet keine Wahl.' Rulings: 'spend them all to place the master at one
     of their stations as the machine for any one ingredient, under the same placement rule
     as a machine die. Hiring and placing are one step'."""
     game, s = fresh(3)
@@ -307,7 +307,7 @@ def test_master_finishing_a_variety_then_the_pick_follows() -> None:
 
 
 def test_freed_station_owner_chooses_tier_and_variety() -> None:
-    """'Wird eine Station frei, wählst du Stufe UND Sorte selbst'. RULINGS: 'The station is
+    """'Wird eine Station frei, wählst du Stufe UND Sorte selbst'. Rulings: 'The station is
     then free and its owner chooses the next tier and variety.'"""
     game, s = fresh(2, packages=False)
     set_station(game, s, 0, 1, "dark", missing={"cocoa": 0, "sugar": 2})
@@ -325,7 +325,7 @@ def test_freed_station_owner_chooses_tier_and_variety() -> None:
 
 
 def test_master_at_the_pack_and_choose_steps_then_the_step_continues() -> None:
-    """Rulebook: 'Du holst sie jederzeit, das kostet keine Wahl.' RULINGS: 'a player
+    """Rulebook: 'Du holst sie jederzeit, das kostet keine Wahl.' Rulings: 'a player
     holding the maximum of applications may, at any of their decision points and without
     using their pick, spend them all to place the master ... under the same placement rule
     as a machine die.' Here she is hired at the choose step that follows a finished bar;
@@ -352,7 +352,7 @@ def test_master_at_the_pack_and_choose_steps_then_the_step_continues() -> None:
 
 
 def test_master_at_the_pack_step() -> None:
-    """RULINGS: the master 'at any of their decision points'; the pack step is one (a
+    """Rulings: the master 'at any of their decision points'; the pack step is one (a
     finished bar with two packages that accept it)."""
     game, s = fresh(2)
     set_station(game, s, 0, 0, "milk", missing={"cocoa": 1, "milk": 0})
@@ -370,7 +370,7 @@ def test_master_at_the_pack_step() -> None:
 
 
 def test_master_completing_a_variety_at_the_choose_step_finishes_it_next() -> None:
-    """RULINGS: 'A variety is finished when everything is delivered (and ... every
+    """Rulings: 'A variety is finished when everything is delivered (and ... every
     ingredient has its machine). Its owner packs the bar at once.' The master hired at a
     choose step completes another variety: once the freed station has its variety, that
     one is finished and packed, and its station refilled, by the same player."""
@@ -396,7 +396,7 @@ def test_master_completing_a_variety_at_the_choose_step_finishes_it_next() -> No
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_each_pass_earns_exactly_one_application(players: int) -> None:
     """'Für jedes Passen — auch „Nichts nehmen" im Zug der anderen — kommt eine Bewerbung
-    herein. Mehr als 3 (zu zweit 4) Bewerbungen sammelst du nicht.' RULINGS: 'Every pass,
+    herein. Mehr als 3 (zu zweit 4) Bewerbungen sammelst du nicht.' Rulings: 'Every pass,
     the roller's or anyone's, earns one application; at most 3 (4 with 2 players).' Counted
     pass by pass: after a player's k-th pass they hold min(k, cap), and nobody else's count
     moves."""
@@ -443,7 +443,7 @@ def check_master_placements(game, s, step: str) -> None:
 
 def test_master_only_at_open_machines_of_silver_and_gold_at_every_step() -> None:
     """'Silber (3–4 Zutaten) und Gold (4–5) brauchen dazu für jede Zutat ihr Gerät'; 'Die
-    Meisterin ... passt zu JEDER Zutat ... Du holst sie jederzeit'. RULINGS: 'at any of
+    Meisterin ... passt zu JEDER Zutat ... Du holst sie jederzeit'. Rulings: 'at any of
     their decision points ... place the master at one of their stations as the machine for
     any one ingredient, under the same placement rule as a machine die'; 'A machine only
     goes to a Silver or Gold station whose recipe uses that ingredient and that has no

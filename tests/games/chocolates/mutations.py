@@ -1,4 +1,4 @@
-"""One mutation per rule of Chocolates (rules.py, components.py, records.py): each breaks
+"""One mutation per rule of Chocolates (rules.py, cards.py, components.py, records.py): each breaks
 that one rule by an exact text replacement; ``python -m tests.mutations chocolates`` runs
 tests/games/chocolates against each and every one must be killed by a named rule test."""
 
@@ -7,12 +7,18 @@ from __future__ import annotations
 from tests.mutations import Mutation
 
 RULES = "choco_envs/games/chocolates/rules.py"
+CARDS = "choco_envs/games/chocolates/cards.py"
 COMPONENTS = "choco_envs/games/chocolates/components.py"
 RECORDS = "choco_envs/games/chocolates/records.py"
 
 
 def rule(name: str, old: str, new: str, what: str, path: str = RULES) -> Mutation:
     return Mutation(name, path, old, new, what)
+
+
+def card(name: str, old: str, new: str, what: str) -> Mutation:
+    """A mutation of the table's geometry or a card's prediction (cards.py)."""
+    return Mutation(name, CARDS, old, new, what)
 
 
 MUTATIONS = [
@@ -102,7 +108,7 @@ MUTATIONS = [
         "nougat_from_an_empty_supply",
         "if other != slot and s.display[other] >= 0 and s.supply > 0:",
         "if other != slot and s.display[other] >= 0:",
-        "RULINGS: none once the supply is empty",
+        "Rulings: none once the supply is empty",
     ),
     rule(
         "nougat_on_an_empty_slot",
@@ -120,7 +126,7 @@ MUTATIONS = [
         "empty_slot_taken",
         "        if card < 0:\n            raise",
         "        if False:\n            raise",
-        "RULINGS: the display is refilled while the pile lasts; an empty slot holds no card",
+        "Rulings: the display is refilled while the pile lasts; an empty slot holds no card",
     ),
     rule(
         "side_not_recorded",
@@ -145,13 +151,13 @@ MUTATIONS = [
         "take_at_the_limit_in_the_mask",
         "len(s.cards[s.current]) < self.card_limit",
         "len(s.cards[s.current]) <= self.card_limit",
-        "RULINGS: at most 4 cards (mask)",
+        "Rulings: at most 4 cards (mask)",
     ),
     rule(
         "take_at_the_limit_applied",
         "if len(s.cards[player]) >= self.card_limit:\n",
         "if len(s.cards[player]) > self.card_limit:\n",
-        "RULINGS: at most 4 cards (apply)",
+        "Rulings: at most 4 cards (apply)",
     ),
     rule(
         "limit_never_triggers",
@@ -258,229 +264,229 @@ MUTATIONS = [
         "        kinds = [s.layout[pos] for pos in hidden]\n",
         "a determinization depends only on what is public",
     ),
-    # ------------------------------------------------------------------ geometry (RULINGS)
-    rule(
+    # ------------------------------------------------------------------ geometry (the rulings)
+    card(
         "outer_area_without_the_bottom_row",
         "if i // 4 in (0, 3) or i % 4 in (0, 3))",
         "if i // 4 in (0,) or i % 4 in (0, 3))",
-        "RULINGS: the outer area is the 12 edge cells",
+        "Rulings: the outer area is the 12 edge cells",
     ),
-    rule(
+    card(
         "left_side_is_one_column",
         "if i % 4 < 2)",
         "if i % 4 < 1)",
-        "RULINGS: the left side is the two left columns",
+        "Rulings: the left side is the two left columns",
     ),
-    rule(
+    card(
         "diagonal_pairs_one_way",
         "for d in (-1, 1) if 0 <=",
         "for d in (1,) if 0 <=",
-        "RULINGS: diagonal neighbours (both diagonals)",
+        "Rulings: diagonal neighbours (both diagonals)",
     ),
-    rule(
+    card(
         "one_main_diagonal",
         "((0, 5, 10, 15), (3, 6, 9, 12))",
         "((0, 5, 10, 15), (0, 5, 10, 15))",
-        "RULINGS: one of the two main diagonals",
+        "Rulings: one of the two main diagonals",
     ),
-    rule(
+    card(
         "corners_wrong",
         "CORNERS: tuple[int, ...] = (0, 3, 12, 15)",
         "CORNERS: tuple[int, ...] = (0, 3, 12, 14)",
         "the four corners of the grid",
     ),
-    rule(
+    card(
         "columns_are_not_lines",
         "LINES = ROWS + COLUMNS",
         "LINES = ROWS + ROWS",
         "in one of the rows or columns",
     ),
     # ------------------------------------------------------------------ the 29 cards (scalar)
-    rule(
+    card(
         "card0_at_least_one_gold",
         "count(t, GOLD) == 1,",
         "count(t, GOLD) >= 0,",
         "card 0: Exactly 1 golden chocolate in the grid",
     ),
-    rule(
+    card(
         "card1_counts_beside",
         "lambda t, s, b: count(t, GREEN) == 2,",
         "lambda t, s, b: count(t, GREEN) + b.count(GREEN) == 2,",
         "card 1: Exactly 2 green chocolates in the grid (not beside)",
     ),
-    rule(
+    card(
         "card2_three_or_more",
         "count(t, WHITE) == 3,",
         "count(t, WHITE) >= 3,",
         "card 2: Exactly 3 white",
     ),
-    rule(
+    card(
         "card3_whole_grid",
         "count(t, PINK, OUTER) == 2,",
         "count(t, PINK) == 2,",
         "card 3: pink in the outer area",
     ),
-    rule(
+    card(
         "card4_four",
         "count(t, DARK, OUTER) == 3,",
         "count(t, DARK, OUTER) == 4,",
         "card 4: Exactly 3 dark in the outer area",
     ),
-    rule(
+    card(
         "card5_triangular",
         "count(s, ROUND, OUTER) == 4,",
         "count(s, TRIANGULAR, OUTER) == 4,",
         "card 5: round chocolates",
     ),
-    rule(
+    card(
         "card6_at_least",
         "count(s, TRIANGULAR, OUTER) == count(s, HEXAGONAL, OUTER),",
         "count(s, TRIANGULAR, OUTER) >= count(s, HEXAGONAL, OUTER),",
         "card 6: the exact same number",
     ),
-    rule(
+    card(
         "card7_zero_is_not_equal",
         "lambda t, s, b: count(t, BROWN, LEFT) == count(t, BROWN, RIGHT),",
         "lambda t, s, b: count(t, BROWN, LEFT) == count(t, BROWN, RIGHT) > 0,",
-        "RULINGS: exact same number includes 0 = 0",
+        "Rulings: exact same number includes 0 = 0",
     ),
-    rule(
+    card(
         "card8_not_strict",
         "count(t, DARK, LEFT) > count(t, DARK, RIGHT),",
         "count(t, DARK, LEFT) >= count(t, DARK, RIGHT),",
-        "card 8 / RULINGS: more is strict",
+        "card 8 / Rulings: more is strict",
     ),
-    rule(
+    card(
         "card9_right_side",
         "count(s, TRIANGULAR, LEFT) > count(s, TRIANGULAR, RIGHT),",
         "count(s, TRIANGULAR, RIGHT) > count(s, TRIANGULAR, LEFT),",
         "card 9: more in the left side than the right",
     ),
-    rule(
+    card(
         "card10_not_strict",
         "count(s, ROUND) > count(s, TRIANGULAR),",
         "count(s, ROUND) >= count(s, TRIANGULAR),",
         "card 10: more round than triangular",
     ),
-    rule(
+    card(
         "card11_whole_grid",
         "count(t, BROWN, LEFT) > count(t, WHITE, LEFT),",
         "count(t, BROWN) > count(t, WHITE),",
         "card 11: in the left side",
     ),
-    rule(
+    card(
         "card12_left_side",
         "count(t, GREEN, RIGHT) > count(t, PINK, RIGHT),",
         "count(t, GREEN, LEFT) > count(t, PINK, LEFT),",
         "card 12: in the right side",
     ),
-    rule(
+    card(
         "card13_pink_pink",
         "adjacent_pair(t, PINK, GREEN),",
         "adjacent_pair(t, PINK, PINK),",
         "card 13: adjacent pink and green",
     ),
-    rule(
+    card(
         "card14_diagonal_counts",
         "(values[i] == a and values[j] == b) or (values[i] == b and values[j] == a)\n        for i, j in ORTHOGONAL_PAIRS",
         "(values[i] == a and values[j] == b) or (values[i] == b and values[j] == a)\n        for i, j in ORTHOGONAL_PAIRS + DIAGONAL_PAIRS",
-        "RULINGS: adjacent means orthogonally adjacent",
+        "Rulings: adjacent means orthogonally adjacent",
     ),
-    rule(
+    card(
         "card15_two_dark",
         "largest_group(t, DARK) >= 3,",
         "largest_group(t, DARK) >= 2,",
         "card 15: at least 3 adjacent dark",
     ),
-    rule(
+    card(
         "card15_straight_line_only",
         "            for nb in NEIGHBOURS[cell]:\n",
         "            for nb in [n for n in NEIGHBOURS[cell] if n // 4 == cell // 4]:\n",
         "note: more than 2 adjacent need not be in a straight line",
     ),
-    rule(
+    card(
         "card16_three_round",
         "largest_group(s, ROUND) >= 4,",
         "largest_group(s, ROUND) >= 3,",
         "card 16: at least 4 adjacent round",
     ),
-    rule(
+    card(
         "card17_round",
         "largest_group(s, TRIANGULAR) >= 4,",
         "largest_group(s, ROUND) >= 4,",
         "card 17: triangular",
     ),
-    rule(
+    card(
         "card18_five",
         "largest_group(s, HEXAGONAL) >= 4,",
         "largest_group(s, HEXAGONAL) >= 5,",
         "card 18: at least 4 adjacent hexagonal",
     ),
-    rule(
+    card(
         "card19_two",
         "return any(held.count(value) >= 3 for held in line_values(values))",
         "return any(held.count(value) >= 2 for held in line_values(values))",
         "card 19: at least 3 hexagonal in one line",
     ),
-    rule(
+    card(
         "card20_four",
         "return any(max(held.count(v) for v in held) >= 3 for held in line_values(values))",
         "return any(max(held.count(v) for v in held) >= 4 for held in line_values(values))",
         "card 20: at least 3 of the same type in one line",
     ),
-    rule(
+    card(
         "card21_two_of_three",
         "all_in_one_line(t, {WHITE, GREEN, PINK}),",
         "all_in_one_line(t, {WHITE, GREEN}),",
         "card 21: white, green and pink in one line",
     ),
-    rule(
+    card(
         "card22_brown",
         "adjacent_pair(t, WHITE, WHITE),",
         "adjacent_pair(t, BROWN, BROWN),",
         "card 22: adjacent white",
     ),
-    rule(
+    card(
         "card23_orthogonal",
         "any(t[i] == DARK and t[j] == DARK for i, j in DIAGONAL_PAIRS),",
         "any(t[i] == DARK and t[j] == DARK for i, j in ORTHOGONAL_PAIRS),",
-        "card 23 / RULINGS: connected in a diagonal line",
+        "card 23 / Rulings: connected in a diagonal line",
     ),
-    rule(
+    card(
         "card24_three_types",
         "return len({values[i] for i in cells}) == len(cells)",
         "return len({values[i] for i in cells}) >= len(cells) - 1",
         "cards 24, 27: 4 different types",
     ),
-    rule(
+    card(
         "card25_three",
         "count(s, TRIANGULAR, CORNERS) >= 2,",
         "count(s, TRIANGULAR, CORNERS) >= 3,",
         "card 25: at least 2 triangular in the corners",
     ),
-    rule(
+    card(
         "card26_outer",
         "count(s, ROUND, CORNERS) >= 2,",
         "count(s, ROUND, OUTER) >= 2,",
         "card 26: in the four corners",
     ),
-    rule(
+    card(
         "card27_diagonal",
         "lambda t, s, b: all_different(t, CORNERS),",
         "lambda t, s, b: all_different(t, MAIN_DIAGONALS[0]),",
         "card 27: the four corners",
     ),
-    rule(
+    card(
         "card28_five",
         "lambda t, s, b: len(set(b)) >= 4,",
         "lambda t, s, b: len(set(b)) >= 5,",
         "card 28: at least 4 types next to the grid",
     ),
-    rule(
+    card(
         "card28_grid",
         "lambda t, s, b: len(set(b)) >= 4,",
         "lambda t, s, b: len(set(t)) >= 4,",
-        "RULINGS: next to the grid means only those 5",
+        "Rulings: next to the grid means only those 5",
     ),
     rule(
         "card_points_swapped",
@@ -497,49 +503,49 @@ MUTATIONS = [
         COMPONENTS,
     ),
     # ------------------------------------------------------------------ the 29 cards (vectorised)
-    rule(
+    card(
         "matrix_group_of_three_is_two",
         "    return (m & ((a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d))) != 0\n",
         "    return (m & (a | b | c | d)) != 0\n",
         "card 15, vectorised: 3 adjacent",
     ),
-    rule(
+    card(
         "matrix_group_of_four_without_paths",
         "    return (three | (two & _touching(two))) != 0\n",
         "    return three != 0\n",
         "cards 16-18, vectorised: 4 adjacent, not only a T",
     ),
-    rule(
+    card(
         "matrix_wraps_rows",
         "m >> 4, (m << 4) & _FULL, (m >> 1) & _NOT_COLUMN_3, (m << 1) & _NOT_COLUMN_0",
         "m >> 4, (m << 4) & _FULL, m >> 1, (m << 1) & _NOT_COLUMN_0",
         "vectorised adjacency: row ends are not neighbours",
     ),
-    rule(
+    card(
         "matrix_dark_diagonal_one_way",
         "(dark & (dark >> 5) & _NOT_COLUMN_3) | (dark & (dark >> 3) & _NOT_COLUMN_0)",
         "dark & (dark >> 5) & _NOT_COLUMN_3",
         "card 23, vectorised: both diagonals",
     ),
-    rule(
+    card(
         "matrix_lines_three_of_a_type_four",
         "np.any([(in_lines(m) >= 3).any(axis=1) for m in t], axis=0),",
         "np.any([(in_lines(m) >= 4).any(axis=1) for m in t], axis=0),",
         "card 20, vectorised",
     ),
-    rule(
+    card(
         "matrix_beside_three_types",
         "        beside_types >= 4,\n",
         "        beside_types >= 3,\n",
         "card 28, vectorised",
     ),
-    rule(
+    card(
         "matrix_corners_repeat",
         "        one_of_each_type(_CORNERS),\n",
         "        one_of_each_type(_OUTER),\n",
         "card 27, vectorised",
     ),
-    rule(
+    card(
         "matrix_popcount",
         "    x = (x + (x >> 4)) & 0x0F0F\n",
         "    x = (x + (x >> 4)) & 0x0F0E\n",

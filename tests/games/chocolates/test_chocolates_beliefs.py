@@ -20,7 +20,7 @@ GOLD_IN_GRID = 0  # "Exactly 1 golden chocolate in the grid. (2 / 8 points)"
 
 
 def test_unseen_kinds_are_the_set_minus_the_face_up_chocolates() -> None:
-    """RULINGS.md: 'what is unknown is the same for every player': the multiset of
+    """the rulings in docs/games/chocolates.md: 'what is unknown is the same for every player': the multiset of
     face-down chocolates is the game's 21 minus those face up."""
     game = ChocolatesGame()
     s = state_from(game)

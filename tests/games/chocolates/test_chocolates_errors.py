@@ -69,7 +69,7 @@ def test_no_action_after_the_end() -> None:
 def test_default_components_hold_the_printed_counts() -> None:
     """'21 "chocolate" tiles: 7 each in round, triangular, and hexagonal shapes, sorted
     into 6 types: 6 dark, 5 brown, 4 white, 3 green, 2 pink, and 1 gold', crossed as in
-    RULINGS.md: dark R2 T2 H2, brown R2 T2 H1, white R1 T1 H2, green R1 T1 H1, pink R1 T1,
+    the rulings in docs/games/chocolates.md: dark R2 T2 H2, brown R2 T2 H1, white R1 T1 H2, green R1 T1 H1, pink R1 T1,
     gold H1."""
     kinds = default_kinds()
     assert len(kinds) == 21
@@ -90,7 +90,7 @@ def own_set() -> dict:
 
 
 def test_a_users_own_chocolates_by_dict_and_by_file(tmp_path: Path) -> None:
-    """RULINGS.md: component data is 'replaceable by a user who owns the physical game
+    """the rulings in docs/games/chocolates.md: component data is 'replaceable by a user who owns the physical game
     (a components= option or a data file they can pass)'."""
     game = ChocolatesGame(num_players=2, components=own_set())
     mine = game.components.chocolates
@@ -144,6 +144,6 @@ def test_components_file_must_be_json(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("players", [1, 5, "2", True])
 def test_player_count_is_checked(players: object) -> None:
-    """'2 to 4 players' (RULINGS.md)."""
+    """'2 to 4 players' (the rulings in docs/games/chocolates.md)."""
     with pytest.raises(ConfigError, match="allowed values: 2, 3, 4"):
         ChocolatesGame(num_players=players)

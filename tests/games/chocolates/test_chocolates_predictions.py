@@ -1,5 +1,5 @@
 """Every printed prediction card, on a drawn grid where it is true and one where it is
-false (rulebook, "Explanation of the Prediction Cards"; geometry from RULINGS.md).
+false (rulebook, "Explanation of the Prediction Cards"; geometry from the rulings in docs/games/chocolates.md).
 
 Drawings: four rows of the grid (row 1 next to the display, so column 1 is the left) and
 then the five chocolates beside it. Dk dark, Br brown, Wh white, Gn green, Pk pink,
@@ -428,13 +428,13 @@ def test_card_true_and_false_on_drawn_grids(case: CardCase) -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=[f"card{c.card}" for c in CASES])
 def test_drawings_hold_the_shipped_chocolates(case: CardCase) -> None:
-    """The drawings are real deals: the 21 shipped chocolates (RULINGS.md counts)."""
+    """The drawings are real deals: the 21 shipped chocolates (the rulings in docs/games/chocolates.md counts)."""
     assert sorted(layout_from_text(case.true_grid)) == default_kinds()
     assert sorted(layout_from_text(case.false_grid)) == default_kinds()
 
 
 def test_exact_same_number_includes_zero_equals_zero() -> None:
-    """RULINGS.md: '"exact same number" includes 0 = 0' - no brown at all in the grid
+    """the rulings in docs/games/chocolates.md: '"exact same number" includes 0 = 0' - no brown at all in the grid
     makes 'The exact same number of brown chocolates in the left and right sides' true."""
     no_brown = layout_from_text(
         """
@@ -449,7 +449,7 @@ def test_exact_same_number_includes_zero_equals_zero() -> None:
 
 
 def test_next_to_the_grid_never_counts_in_the_grid() -> None:
-    """RULINGS.md: '"in the grid" never counts the 5 chocolates beside it, and "next to
+    """the rulings in docs/games/chocolates.md: '"in the grid" never counts the 5 chocolates beside it, and "next to
     the grid" means only those': the gold beside the grid is not 'in the grid'."""
     gold_beside = layout_from_text(CASES[0].false_grid)
     assert card_truth(0, gold_beside) is False

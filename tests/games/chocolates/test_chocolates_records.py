@@ -115,7 +115,7 @@ def test_values_out_of_type_or_range_are_refused(path: tuple, value: Any, messag
 
 
 def test_a_player_holding_more_than_the_card_limit_is_refused() -> None:
-    """'A player may hold at most 4 cards (2 or 3 players) or 3 (4 players)' (RULINGS.md):
+    """'A player may hold at most 4 cards (2 or 3 players) or 3 (4 players)' (the rulings in docs/games/chocolates.md):
     a record of a player holding 10 cards with a limit of 4 is refused."""
     game = ChocolatesGame(num_players=2)
     record = record_of(game, played(game, []))
@@ -162,7 +162,7 @@ def test_the_29_cards_are_each_in_one_place() -> None:
 
 
 def test_an_empty_display_slot_needs_an_empty_pile() -> None:
-    """RULINGS.md: 'the display is refilled from the pile while it lasts'."""
+    """the rulings in docs/games/chocolates.md: 'the display is refilled from the pile while it lasts'."""
     game = ChocolatesGame(num_players=2)
     record = record_of(game, played(game, []))
     record["pile"].append(record["display"][1])

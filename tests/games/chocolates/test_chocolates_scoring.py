@@ -42,7 +42,7 @@ def test_rulebook_scoring_example_luke_scores_8() -> None:
 
 
 def test_right_side_gains_and_wrong_side_loses_its_points() -> None:
-    """RULINGS.md: 'The points of the side a player chose are gained if that side is right
+    """the rulings in docs/games/chocolates.md: 'The points of the side a player chose are gained if that side is right
     and lost if it is wrong.' Card 23 is true on LUKE: front (4) gains 4, back (6) loses 6."""
     game = ChocolatesGame(num_players=2)
     s = state_from(game, LUKE)

@@ -21,7 +21,7 @@ def test_setup(players: int) -> None:
     """'Shuffle all the chocolates and place 16 of them face down in a 4x4 grid ... the
     remaining 5 chocolates face down next to the grid. Shuffle all the Prediction cards
     ... Draw 3 cards from the pile and place them to form the display ... Set the Nougat
-    cubes aside as a common supply'; player_0 goes first (RULINGS.md: the project seats
+    cubes aside as a common supply'; player_0 goes first (the rulings in docs/games/chocolates.md: the project seats
     the first player as player_0)."""
     game = ChocolatesGame(num_players=players)
     s = game.new_state(random.Random(players))
@@ -118,7 +118,7 @@ def test_nougats_go_on_the_other_cards_and_come_with_a_card() -> None:
 
 
 def test_nougat_supply_running_out() -> None:
-    """RULINGS.md: '1 nougat from the supply (24 in all; none once it is empty) goes onto
+    """the rulings in docs/games/chocolates.md: '1 nougat from the supply (24 in all; none once it is empty) goes onto
     each other display card' - with 1 left, the first other card (display order) gets it."""
     game = ChocolatesGame(num_players=2)
     s = state_from(game)
@@ -131,7 +131,7 @@ def test_nougat_supply_running_out() -> None:
 
 
 def test_display_stays_short_when_the_pile_is_empty() -> None:
-    """RULINGS.md: 'the display is refilled from the pile while it lasts'; an empty slot
+    """the rulings in docs/games/chocolates.md: 'the display is refilled from the pile while it lasts'; an empty slot
     cannot be taken."""
     game = ChocolatesGame(num_players=2)
     s = state_from(game)
@@ -183,7 +183,7 @@ def test_card_limit_gives_every_other_player_one_more_turn(players: int) -> None
 
 
 def test_player_at_the_limit_cannot_take() -> None:
-    """RULINGS.md: 'A player may hold at most 4 cards (2 or 3 players)'."""
+    """the rulings in docs/games/chocolates.md: 'A player may hold at most 4 cards (2 or 3 players)'."""
     game = ChocolatesGame(num_players=2)
     s = state_from(game)
     s.cards[0] = [6, 8, 10, 12]

@@ -26,7 +26,7 @@ def midgame(game: ChocolatesGame, seed: int = 3, steps: int = 9):  # noqa: ANN20
 
 
 def test_observation_shows_only_face_up_chocolates() -> None:
-    """RULINGS.md: 'All information is public; what is unknown is the same for every
+    """the rulings in docs/games/chocolates.md: 'All information is public; what is unknown is the same for every
     player' - the face-down chocolates are unknown to everyone, so their cells are 0."""
     game = ChocolatesGame(num_players=2)
     s = state_from(game, STANDARD)

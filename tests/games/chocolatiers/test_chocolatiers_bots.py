@@ -4,7 +4,7 @@ and ``tuned``, the tuned settings, which beats the baseline.
 
 Score tiles, the rule the ``contest`` settings weigh: "A Score tile for a type goes to the
 single player with the largest connected group of that type (wilds included); a tie for
-the largest means nobody gets it" (RULINGS.md)."""
+the largest means nobody gets it" (the rulings in docs/games/chocolatiers.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Chocolatiers component data (RULINGS.md: authored where the rulebooks print only counts,
+"""Chocolatiers component data (the rulings in docs/games/chocolatiers.md: authored where the rulebooks print only counts,
 replaceable by the owner's own set)."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from choco_envs.games.chocolatiers.components import (
 def test_shipped_components_match_the_rulebook_counts_and_example_values() -> None:
     """Rulebook 000 Components: "36 Box Tiles, 51 Chocolate Cards, 8 Score Tiles, 15 Wild
     Chocolates"; 003: "30 azulejos de caja, 39 cartas de chocolate, 7 cartas de
-    puntuación, 12 fichas". RULINGS: Score values "must agree with the rulebook example
+    puntuación, 12 fichas". Rulings: Score values "must agree with the rulebook example
     (nut cluster 5, mint 4, violet 3)"; every tile shows 3 or 4 chocolates; "51 cards
     (types as even as 51 allows)"."""
     std, cls = default_components("standard"), default_components("classic")
@@ -36,7 +36,7 @@ def test_shipped_components_match_the_rulebook_counts_and_example_values() -> No
 
 
 def test_no_tile_is_worth_more_with_less_variety_and_the_same_size() -> None:
-    """RULINGS: "Point values are authored and follow the cost and its variety ... No tile
+    """Rulings: "Point values are authored and follow the cost and its variety ... No tile
     is cheaper and worth more than another with the same number of chocolates." """
     for edition in ("standard", "classic"):
         tiles = default_components(edition).tiles
@@ -50,7 +50,7 @@ def test_no_tile_is_worth_more_with_less_variety_and_the_same_size() -> None:
 
 
 def test_own_components_are_validated_and_used(tmp_path) -> None:
-    """RULINGS: component data "replaceable by a user who owns the physical game (a
+    """Rulings: component data "replaceable by a user who owns the physical game (a
     `components=` option or a data file)"; bad data is refused naming the bad value."""
     data = components_to_dict(default_components("standard"))
     data["tiles"][0] = "RRRR 8"

@@ -1,4 +1,4 @@
-"""Chocolatiers: what is public and what is hidden (RULINGS.md, "What is public"), and
+"""Chocolatiers: what is public and what is hidden (the rulings in docs/games/chocolatiers.md, "What is public"), and
 ``determinize``, which resamples every hidden thing and nothing else."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from .helpers import M, R, fresh, play_until_turn_of, put_in_line, set_hand
 
 
 def test_opponent_cards_seen_taken_are_public_and_dealt_cards_are_not() -> None:
-    """RULINGS: "the tray is face up, so every card taken from it is seen by all, and so
+    """Rulings: "the tray is face up, so every card taken from it is seen by all, and so
     is every card paid, discarded ... Private: only the 3 cards each player was dealt".
     Seat 1 takes a raspberry, then discards a mint it was dealt: seat 0 sees
     raspberry 1 known and 2 unseen cards."""
@@ -51,7 +51,7 @@ def played(edition: str, players: int, steps: int, seed: int) -> tuple:
 
 
 def test_determinize_keeps_everything_the_seat_sees() -> None:
-    """RULINGS: "`determinize` resamples only the unknown dealt cards (consistent with
+    """Rulings: "`determinize` resamples only the unknown dealt cards (consistent with
     what they were seen to pay or discard) and the deck order". Seen cards stay; the
     observer's hand, the tray, the face-up tiles and every observation never change, and
     every card is still somewhere exactly once."""
@@ -69,7 +69,7 @@ def test_determinize_keeps_everything_the_seat_sees() -> None:
 
 
 def test_determinize_resamples_the_unseen_dealt_cards_with_the_deck() -> None:
-    """RULINGS: before a reshuffle an opponent's unseen dealt cards and the deck are one
+    """Rulings: before a reshuffle an opponent's unseen dealt cards and the deck are one
     pool the seat cannot tell apart: across determinizations the opponent's unseen cards
     take many values, cards move between its hand and the deck, and each type turns up in
     its hand about as often as the pool holds it."""
@@ -91,7 +91,7 @@ def test_determinize_resamples_the_unseen_dealt_cards_with_the_deck() -> None:
 
 
 def test_after_a_reshuffle_the_deck_content_is_public_and_only_its_order_resampled() -> None:
-    """RULINGS: every discarded card is seen, so a deck rebuilt from the discard pile has
+    """Rulings: every discarded card is seen, so a deck rebuilt from the discard pile has
     a known content; determinize keeps it and reorders it (the next card varies)."""
     game, s, rng = fresh(seed=2)
     s.deck = []
@@ -108,7 +108,7 @@ def test_after_a_reshuffle_the_deck_content_is_public_and_only_its_order_resampl
 
 
 def test_determinize_reshuffles_the_standard_stack() -> None:
-    """RULINGS: private is "the order of the deck (and of the standard tile stack)":
+    """Rulings: private is "the order of the deck (and of the standard tile stack)":
     across determinizations the next tile of the stack is any of its 31 tiles, each
     about equally often, while the line stays as it is."""
     game, s = played("standard", 2, 0, 1)
@@ -124,7 +124,7 @@ def test_determinize_reshuffles_the_standard_stack() -> None:
 def test_determinize_reshuffles_the_classic_tiles_under_the_tops_and_in_the_box(
     players: int,
 ) -> None:
-    """RULINGS: private is "the order ... of the classic tiles under each stack's top";
+    """Rulings: private is "the order ... of the classic tiles under each stack's top";
     the tiles returned to the box unseen are unknown too. Across determinizations the
     tops stay, the stacks keep their heights, and every hidden tile is found under a top
     and (2 players: 15 tiles in the box) in the box."""
@@ -166,7 +166,7 @@ def test_determinize_keeps_an_opponent_able_to_finish_paying() -> None:
 
 @pytest.mark.parametrize("edition", ["standard", "classic"])
 def test_determinize_depends_only_on_what_the_seat_sees(edition: str) -> None:
-    """RULINGS: only the dealt cards and the deck and tile orders are private, so two
+    """Rulings: only the dealt cards and the deck and tile orders are private, so two
     states a seat cannot tell apart determinize identically with the same rng (no bot
     can learn the true order through it)."""
     game, s = played(edition, 3, 25, 5)

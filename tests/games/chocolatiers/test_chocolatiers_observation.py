@@ -42,7 +42,7 @@ def test_observation_is_relative_to_the_observer() -> None:
 
 
 def test_the_sampler_is_shown_anchored_where_placements_are_counted_from() -> None:
-    """RULINGS: "For the observation the Sampler can be shown anchored to a corner of a
+    """Rulings: "For the observation the Sampler can be shown anchored to a corner of a
     6x6 space grid." A tile placed left of the first shifts the planes with the
     actions' frame: the top-left tile is always at grid (0, 0)."""
     game, s, rng = fresh()
@@ -54,7 +54,7 @@ def test_the_sampler_is_shown_anchored_where_placements_are_counted_from() -> No
 
 
 def test_a_rebuilt_deck_is_shown_as_what_it_holds() -> None:
-    """RULINGS: every discarded card is public, so after a reshuffle the deck's content is
+    """Rulings: every discarded card is public, so after a reshuffle the deck's content is
     game information the observation carries (``deck_known``)."""
     game, s, rng = fresh()
     lay = game.encoder("flat").layout

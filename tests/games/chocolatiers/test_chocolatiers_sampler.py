@@ -100,7 +100,7 @@ def test_david_substitutes_two_truffles_for_a_blueberry() -> None:
 
 
 def test_substitution_is_allowed_even_with_a_matching_card() -> None:
-    """RULINGS: "each chocolate shown is paid with one matching card, or with two
+    """Rulings: "each chocolate shown is paid with one matching card, or with two
     matching cards of any one type (even when a matching card is in hand). The player
     chooses how." Options that would leave the tile unpayable are not offered."""
     game, s, rng = fresh()
@@ -224,7 +224,7 @@ def test_a_tile_joins_on_a_full_edge_and_left_or_above_reanchors_the_sampler() -
 
 def test_right_of_the_second_tile_is_offered() -> None:
     """Issue 17, item 1: "after boxing a first tile and a second to its right, 'right of
-    the second tile' is never offered". RULINGS: "the first tile may end up at an end of
+    the second tile' is never offered". Rulings: "the first tile may end up at an end of
     the long side (a row A B C built as A, then B, then C)"."""
     game, s, rng = fresh()
     box_tile(game, s, rng, TVTV)
@@ -267,7 +267,7 @@ def _independent_orders() -> dict[int, set[frozenset[tuple[int, int, int]]]]:
 
 
 def test_every_placement_order_within_3x2_is_reachable_and_nothing_else() -> None:
-    """RULINGS: "Every arrangement that fits in 3x2 or 2x3 must be reachable, in every
+    """Rulings: "Every arrangement that fits in 3x2 or 2x3 must be reachable, in every
     placement order" (416 six-tile orders). Played through the rules (legal_actions and
     apply, tile k boxed k-th), the Samplers reached after 1..6 tiles are exactly those of
     an independent enumeration, and every offered position comes in 4 rotations."""
@@ -319,7 +319,7 @@ def test_sampler_is_at_most_3_by_2_in_either_orientation() -> None:
 
 
 def test_a_full_sampler_cannot_box_again() -> None:
-    """RULINGS: "A full Sampler cannot box again." """
+    """Rulings: "A full Sampler cannot box again." """
     game, s, rng = fresh()
     draw_sampler(s, 0, ["TTNNRR", "TTNNRR", "MMBBVV", "MMBBVV", "      ", "      "])
     assert s.ntiles[0] == MAX_TILES

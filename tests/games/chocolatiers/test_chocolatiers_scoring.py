@@ -1,4 +1,4 @@
-"""Chocolatiers: Score tiles and final scoring, as the rulebooks and RULINGS.md state."""
+"""Chocolatiers: Score tiles and final scoring, as the rulebooks and the rulings in docs/games/chocolatiers.md state."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def test_kira_scores_43_with_all_three_wilds_accounted_for() -> None:
         TNN*V.                  .B.T.V
 
     Kira's nut cluster 7 is 5 nut clusters and both wilds, her violet 3 is 2 violets and
-    a wild, against David's 2: RULINGS, "wilds count in the size of the groups they
+    a wild, against David's 2: the rulings, "wilds count in the size of the groups they
     join" (without the wild, violet would tie 2 to 2 and go to nobody)."""
     game, s, rng = fresh()
     for turn in range(6):
@@ -95,7 +95,7 @@ def test_score_tile_tie_goes_to_nobody() -> None:
 
 
 def test_a_score_tile_everyone_would_win_with_0_goes_to_nobody() -> None:
-    """RULINGS: "A Score tile that every player would win with 0 goes to nobody." With
+    """Rulings: "A Score tile that every player would win with 0 goes to nobody." With
     one player on 0 and the others on nothing, nobody has mint."""
     game, s, rng = fresh(players=3)
     draw_sampler(s, 0, ["RR....", "      ", "      ", "      ", "      ", "      "])
@@ -125,7 +125,7 @@ def test_three_or_four_tile_majority() -> None:
 
 def test_unplaced_wilds_score_1_but_not_placed_or_locked_ones() -> None:
     """Rulebook 000: "Add 1 point for every Wild Chocolate token that was not placed in
-    your Sampler or currently on a reserved Box tile." RULINGS: "A reserved tile still
+    your Sampler or currently on a reserved Box tile." Rulings: "A reserved tile still
     unboxed at the end scores nothing, nor does its wild." """
     game, s, rng = fresh()
     assert game.score_breakdown(s)["wilds"] == [3, 3]
@@ -157,7 +157,7 @@ def test_tie_on_points_most_score_tiles_wins_then_shared() -> None:
 
 
 def test_classic_score_cards_are_first_and_the_six_types() -> None:
-    """RULINGS (classic): "7 Score cards (First and the six types). No reserve, no
+    """the rulings (classic): "7 Score cards (First and the six types). No reserve, no
     3-or-4 card." """
     game, s, rng = fresh("classic")
     assert [name for name, _ in game.components.score_tiles] == [
@@ -173,7 +173,7 @@ def test_classic_score_cards_are_first_and_the_six_types() -> None:
 
 
 def test_scores_read_only_public_information_so_the_env_shows_them_mid_game() -> None:
-    """RULINGS: only the dealt cards and the stack orders are private; the Samplers, wilds
+    """Rulings: only the dealt cards and the stack orders are private; the Samplers, wilds
     and Score tiles are public, so a score is the same on every seat's determinization."""
     import random
 

@@ -59,7 +59,7 @@ def test_standard_turn_is_exactly_two_actions_the_same_one_allowed_twice() -> No
 def test_standard_exchange_refills_the_tray_after_the_action_not_between_takes() -> None:
     """Rulebook 000: "Discard 1 Chocolate card from your hand to the discard pile, then
     take 2 Chocolate cards from the Chocolate Tray ... Refill the Chocolate Tray back to
-    6 cards from the deck." RULINGS: "the tray is refilled to 6 after the action, not
+    6 cards from the deck." Rulings: "the tray is refilled to 6 after the action, not
     between the two takes"."""
     game, s, rng = fresh()
     set_hand(s, 0, "M1")
@@ -74,7 +74,7 @@ def test_standard_exchange_refills_the_tray_after_the_action_not_between_takes()
 
 def test_deck_is_reshuffled_from_discards_and_tray_may_stay_short() -> None:
     """Rulebook 000: "If the deck is empty, shuffle the discard pile to create a new
-    Chocolate deck." RULINGS: "if both are empty the tray stays short"."""
+    Chocolate deck." Rulings: "if both are empty the tray stays short"."""
     game, s, rng = fresh()
     s.deck = []
     s.discard = [2, 0, 0, 0, 0, 0]
@@ -105,7 +105,7 @@ def test_hand_limit_player_chooses_the_discards_at_the_end_of_the_turn() -> None
 def test_sixth_tile_gives_first_and_each_other_player_one_more_turn() -> None:
     """Rulebook 000: "When a player places their 6th Box tile in their Sampler the end of
     the game is triggered. That player takes the "First" Score tile and finishes their
-    turn. Then, every other player gets 1 more full turn." RULINGS: only the first to do
+    turn. Then, every other player gets 1 more full turn." Rulings: only the first to do
     so takes First. Seats 0, 1, 2; seat 1 boxes its 6th tile with its first action."""
     game, s, rng = fresh(players=3)
     take_any(game, s, rng)
@@ -135,7 +135,7 @@ def test_reserve_rules() -> None:
     """Rulebook 000, Reserve a Box Tile: "place 1 of your Wild Chocolates on that Box
     tile ... You may only have 1 reserved Box tile at any time. Only you may add this Box
     tile to your Sampler ... You may not perform this action if you have no Wild
-    Chocolate tokens." RULINGS: "when boxed, that wild returns to its owner's supply"."""
+    Chocolate tokens." Rulings: "when boxed, that wild returns to its owner's supply"."""
     game, s, rng = fresh()
     tile = s.display[2]
     game.apply(s, RESERVE + 2, rng)
@@ -160,7 +160,7 @@ def test_reserve_rules() -> None:
 def test_classic_stacks_are_sized_by_player_count_and_only_tops_are_boxed() -> None:
     """Rulebook 003, Preparar 4: "use 5 fichas en un juego de 4 jugadores, 4 fichas en un
     juego de 3 jugadores y 3 fichas en un juego de 2 jugadores. Vuelva a colocar las
-    fichas de caja no utilizadas en la caja". RULINGS: "Only the top tile of each stack
+    fichas de caja no utilizadas en la caja". Rulings: "Only the top tile of each stack
     can be boxed." """
     for players, size in ((2, 3), (3, 4), (4, 5)):
         game, s, rng = fresh("classic", players=players)
@@ -177,7 +177,7 @@ def test_classic_stacks_are_sized_by_player_count_and_only_tops_are_boxed() -> N
 def test_classic_exchange_card_on_tray_may_be_taken_back_and_tray_refills_at_end() -> None:
     """Rulebook 003: "Coloque 1 carta de chocolate de su mano boca arriba en la bandeja
     para compartir, luego tome 2 cartas de chocolate de su elección" and, in the end
-    phase, "Si hay menos de 6 cartas ... extraiga del mazo". RULINGS: "the card laid on
+    phase, "Si hay menos de 6 cartas ... extraiga del mazo". Rulings: "the card laid on
     the tray may be taken back; the tray holds up to 7 cards during the action and is
     refilled to 6 only in the end phase"."""
     game, s, rng = fresh("classic")
@@ -197,7 +197,7 @@ def test_classic_exchange_card_on_tray_may_be_taken_back_and_tray_refills_at_end
 def test_classic_turn_is_action_then_optional_bonus_and_has_no_reserve() -> None:
     """Rulebook 003: "1. Fase de acción (obligatorio) 2. Fase de bonificación (opcional)
     3. Fase final (obligatorio)"; the action phase is take or exchange, the bonus phase
-    box or place a wild. RULINGS: "No reserve"."""
+    box or place a wild. Rulings: "No reserve"."""
     game, s, rng = fresh("classic")
     hold(s, 0, cost_text(game, s.display[0]) + " T1")  # it could pay the first top
     first = game.legal_actions(s)
@@ -213,7 +213,7 @@ def test_classic_turn_is_action_then_optional_bonus_and_has_no_reserve() -> None
 
 @pytest.mark.parametrize("players", [1, 5, 6])
 def test_classic_allows_2_to_4_players_and_says_so(players: int) -> None:
-    """RULINGS: "Players: standard 2 to 5 (15 wilds, 3 each), classic 2 to 4 (12 wilds)".
+    """Rulings: "Players: standard 2 to 5 (15 wilds, 3 each), classic 2 to 4 (12 wilds)".
     The error names the classic edition's own range (issue 17, item 5)."""
     with pytest.raises(ConfigError, match=r"edition='classic'; allowed values: 2, 3, 4$"):
         ChocolatiersGame(num_players=players, edition="classic")
@@ -227,7 +227,7 @@ def test_classic_allows_2_to_4_players_and_says_so(players: int) -> None:
 
 @pytest.mark.parametrize("edition", ["standard", "classic"])
 def test_game_ends_at_the_end_of_round_40(edition: str) -> None:
-    """RULINGS: "the end is also triggered at the end of round 40 (declared as the
+    """Rulings: "the end is also triggered at the end of round 40 (declared as the
     maximum game length, and scored as usual)". Nobody ever boxes here."""
     game, s, rng = fresh(edition, players=3)
     steps = 0
@@ -242,7 +242,7 @@ def test_game_ends_at_the_end_of_round_40(edition: str) -> None:
 
 
 def test_pass_is_offered_only_when_nothing_else_is_legal() -> None:
-    """RULINGS: "Passing is legal only when no other action is." With an empty tray,
+    """Rulings: "Passing is legal only when no other action is." With an empty tray,
     deck and discard pile, no cards, no wilds and no tile to afford, the standard player
     can only pass, and passing ends the turn."""
     game, s, rng = fresh()
@@ -293,7 +293,7 @@ def box_tile_at(game: ChocolatiersGame, s, rng: random.Random, position: int) ->
 def test_classic_end_phase_discards_to_6_before_refilling_the_tray() -> None:
     """Rulebook 003, Fase final: "Solo puede tener 6 cartas ... Descarta cualquier carta
     ... si tienes más de 6. Si hay menos de 6 cartas ... en la bandeja ... extraiga del
-    mazo ... Si el mazo de chocolate se acaba, baraja los descartes". RULINGS: "End
+    mazo ... Si el mazo de chocolate se acaba, baraja los descartes". Rulings: "End
     (mandatory): discard down to 6 cards, refill the tray to 6 from the deck (reshuffling
     the discards when the deck runs out)". With an empty deck and discard pile, the
     discarded card is the one that refills the tray; the tray stays short while the

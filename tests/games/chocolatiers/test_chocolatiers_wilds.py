@@ -1,5 +1,5 @@
 """Chocolatiers: wild chocolates and connected groups (rulebook 000, Place a Wild
-Chocolate; RULINGS.md, the wild paragraph)."""
+Chocolate; the rulings in docs/games/chocolatiers.md, the wild paragraph)."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def test_wild_example_connects_5_raspberry_and_4_mint() -> None:
         R.RTRM        R*RTRM        R*R*RM
         VBMMMB   ->   VBMMMB   ->   VBMMMB
 
-    5 raspberries "connected" counts the 2 wilds (3 raspberries and 2 wilds): RULINGS,
+    5 raspberries "connected" counts the 2 wilds (3 raspberries and 2 wilds): the rulings,
     "wilds count in the size of the groups they join"; the mint's 4 is 3 mints and a wild.
     """
     game, s, rng = fresh()
@@ -56,7 +56,7 @@ def test_wild_example_connects_5_raspberry_and_4_mint() -> None:
 
 
 def test_wilds_count_in_the_size_of_the_groups_they_join() -> None:
-    """RULINGS: "wilds count in the size of the groups they join". One violet and two
+    """Rulings: "wilds count in the size of the groups they join". One violet and two
     wilds in a row are a violet group of 3; two wilds touching no violet are none."""
     cells = [-2] * 36
     cells[0:3] = [5, WILD, WILD]
@@ -92,7 +92,7 @@ def test_only_orthogonal_neighbours_connect() -> None:
 
 def test_wild_placement_limits() -> None:
     """Rulebook 000: "You may not perform this action if you do not have a Box tile in
-    your Sampler or if you have no Wild Chocolates available." RULINGS: a wild goes on a
+    your Sampler or if you have no Wild Chocolates available." Rulings: a wild goes on a
     space "that holds no wild yet"."""
     game, s, rng = fresh()
     assert not any(PLACE_WILD <= a < PLACE_WILD + 36 for a in game.legal_actions(s))
@@ -112,7 +112,7 @@ def test_wild_placement_limits() -> None:
 
 
 def test_a_wild_covers_only_a_space_without_one() -> None:
-    """RULINGS: "A wild chocolate goes on any space of the Sampler, empty or holding a
+    """Rulings: "A wild chocolate goes on any space of the Sampler, empty or holding a
     chocolate, that holds no wild yet". Spaces without a tile are never offered."""
     game, s, rng = fresh()
     draw_sampler(s, 0, ["      ", "      ", "  T*  ", "  .B  ", "      ", "      "])

@@ -1,4 +1,4 @@
-"""Le Chocolat mutations: each breaks one rule of the rulebook (seed 002) or RULINGS.md by
+"""Le Chocolat mutations: each breaks one rule of the rulebook (seed 002) or the rulings in docs/games/le_chocolat.md by
 an exact text replacement; ``python -m tests.mutations le_chocolat`` checks that a named
 rule test in tests/games/le_chocolat kills every one."""
 
@@ -27,7 +27,7 @@ MUTATIONS = [
         RULES,
         "up = [f >= 0 and rng.random() < 0.5 for f in tiles]",
         "up = [rng.random() < 0.5 for f in tiles]",
-        "RULINGS: a tile is flavor/blank or blank/blank (no flavor side to show)",
+        "Rulings: a tile is flavor/blank or blank/blank (no flavor side to show)",
     ),
     Mutation(
         "tiles_not_mixed",
@@ -41,7 +41,7 @@ MUTATIONS = [
         RULES,
         "s.box_flavor, s.box_up = tiles[grid.CELLS], up[grid.CELLS]",
         "s.box_flavor, s.box_up = tiles[grid.CELLS], False",
-        "RULINGS: the boxed tile shows a random side; its up side was seen",
+        "Rulings: the boxed tile shows a random side; its up side was seen",
     ),
     Mutation(
         "card_not_drawn",
@@ -84,7 +84,7 @@ MUTATIONS = [
         RULES,
         "        s.chunk_at[grid.TOP_LEFT[second]] = second\n",
         "",
-        "RULINGS: a split cuts one chunk into two rectangles",
+        "Rulings: a split cuts one chunk into two rectangles",
     ),
     Mutation(
         "split_offered_on_no_line",
@@ -113,7 +113,7 @@ MUTATIONS = [
         RULES,
         "        if s.phase != CLAIM:\n",
         "        if s.phase == OVER:\n",
-        "RULINGS: the split stays compulsory, then the claim",
+        "Rulings: the split stays compulsory, then the claim",
     ),
     Mutation(
         "claim_a_cell_that_is_no_chunk",
@@ -177,14 +177,14 @@ MUTATIONS = [
         RULES,
         "            if s.can_split():\n",
         "            if s.can_split() and not s.claimable_cells():\n",
-        "RULINGS: the split stays compulsory even when a small chunk lies on the table",
+        "Rulings: the split stays compulsory even when a small chunk lies on the table",
     ),
     Mutation(
         "last_tile_is_a_claim_step",
         RULES,
         "            claimable = s.claimable_cells()\n            if len(claimable) > 1:\n",
         "            claimable = s.claimable_cells()\n            if len(claimable) > 0:\n",
-        "RULINGS: a turn with no split is only the claim (one tile: claimed at once)",
+        "Rulings: a turn with no split is only the claim (one tile: claimed at once)",
     ),
     Mutation(
         "turns_do_not_alternate",
@@ -263,7 +263,7 @@ MUTATIONS = [
         RULES,
         "return (self.scores(s)[player], float(s.claimed[player]))",
         "return (self.scores(s)[player], float(sum(self.hand_counts(s, player))))",
-        "RULINGS: tiles claimed are counted before the discard",
+        "Rulings: tiles claimed are counted before the discard",
     ),
     # ------------------------------------------------------------ hidden information
     Mutation(
@@ -271,7 +271,7 @@ MUTATIONS = [
         RULES,
         "or (player is not None and self.owner[cell] == player)",
         "or (player is not None and self.owner[cell] >= 0)",
-        "RULINGS: never the opponent's hidden sides",
+        "Rulings: never the opponent's hidden sides",
     ),
     Mutation(
         "own_backs_not_seen",
@@ -292,28 +292,28 @@ MUTATIONS = [
         RULES,
         "        if not s.box_up:\n            d.box_flavor = pool[-1]",
         "        if False:\n            d.box_flavor = pool[-1]",
-        "RULINGS: the boxed tile's hidden side is never seen (resampled)",
+        "Rulings: the boxed tile's hidden side is never seen (resampled)",
     ),
     Mutation(
         "boxed_tile_not_unseen",
         RULES,
         "        if not s.box_up:\n            pool.append(s.box_flavor)",
         "        if False:\n            pool.append(s.box_flavor)",
-        "RULINGS: the boxed tile's hidden side is never seen",
+        "Rulings: the boxed tile's hidden side is never seen",
     ),
     Mutation(
         "determinize_keeps_the_opponents_hand",
         RULES,
         "cells = [c for c in range(grid.CELLS) if not s.knows(c, player)]",
         "cells = [c for c in range(grid.CELLS) if not s.knows(c, player) and s.owner[c] < 0]",
-        "RULINGS: never the opponent's hidden sides (resampled)",
+        "Rulings: never the opponent's hidden sides (resampled)",
     ),
     Mutation(
         "determinize_keeps_the_table",
         RULES,
         "cells = [c for c in range(grid.CELLS) if not s.knows(c, player)]",
         "cells = [c for c in range(grid.CELLS) if not s.knows(c, player) and s.owner[c] >= 0]",
-        "RULINGS: nor those still on the table (resampled)",
+        "Rulings: nor those still on the table (resampled)",
     ),
     Mutation(
         "determinize_reads_the_true_deal",
@@ -327,21 +327,21 @@ MUTATIONS = [
         ENCODING,
         "box[s.box_flavor if s.box_up else n] = 1.0",
         "box[n] = 1.0",
-        "RULINGS: the boxed tile's up side was seen",
+        "Rulings: the boxed tile's up side was seen",
     ),
     Mutation(
         "observation_shows_the_opponents_backs",
         ENCODING,
         "if up[c] or over or ow == p:",
         "if up[c] or over or ow >= 0:",
-        "RULINGS: never the opponent's hidden sides",
+        "Rulings: never the opponent's hidden sides",
     ),
     Mutation(
         "text_shows_every_back",
         RENDER,
         "    elif s.knows(c, viewer):\n",
         "    elif True:\n",
-        "RULINGS: never the opponent's hidden sides nor those on the table",
+        "Rulings: never the opponent's hidden sides nor those on the table",
     ),
     # ------------------------------------------------------------ components
     Mutation(
@@ -363,7 +363,7 @@ MUTATIONS = [
         GRID,
         "return RECT_ID[(r0, c0, h, x - c0)], RECT_ID[(r0, x, h, c0 + w - x)]",
         "return RECT_ID[(r0, x, h, c0 + w - x)], RECT_ID[(r0, c0, h, x - c0)]",
-        "RULINGS: a split cuts one chunk along a full straight line into two rectangles",
+        "Rulings: a split cuts one chunk along a full straight line into two rectangles",
     ),
     # ------------------------------------------------------------ records
     Mutation(
@@ -434,6 +434,6 @@ MUTATIONS = [
         RECORDS,
         '    if flavor < 0 and face == "flavor":\n',
         "    if False:\n",
-        "RULINGS: a blank/blank tile has no flavor side",
+        "Rulings: a blank/blank tile has no flavor side",
     ),
 ]

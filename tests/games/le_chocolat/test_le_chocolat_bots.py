@@ -285,7 +285,7 @@ def test_alphabeta_plays_a_best_searched_action(depth: int) -> None:
 
 
 def test_search_never_reads_a_tile_the_seat_has_not_seen() -> None:
-    """RULINGS.md: a player never sees "the opponent's hidden sides nor those still on the
+    """the rulings in docs/games/le_chocolat.md: a player never sees "the opponent's hidden sides nor those still on the
     table". Swapping two such tiles changes neither the view the bot caches under nor any
     searched value."""
     checked = 0

@@ -14,7 +14,7 @@ from choco_envs.games.le_chocolat.components import DEFAULT_COMPONENTS, load_com
 
 
 def test_authored_set_has_36_tiles_and_10_cards() -> None:
-    """Rulebook, Components: "36 Chocolate Tiles", "10 Scoring Cards". RULINGS.md: six
+    """Rulebook, Components: "36 Chocolate Tiles", "10 Scoring Cards". the rulings in docs/games/le_chocolat.md: six
     flavors on 30 tiles in uneven numbers (at least 7 raspberries) and 6 blank-blank tiles."""
     c = load_components()
     assert c.flavors == ("almond", "cashew", "pistachio", "orange", "macadamia", "raspberry")
@@ -52,7 +52,7 @@ def test_rulebook_example_card_is_card_0() -> None:
     ],
 )
 def test_bad_component_data_is_refused_naming_the_value(change, named: str) -> None:
-    """RULINGS.md: component data is "replaceable by a user"; house rule: bad data raises
+    """the rulings in docs/games/le_chocolat.md: component data is "replaceable by a user"; house rule: bad data raises
     an error naming the bad value and what is allowed."""
     data = copy.deepcopy(DEFAULT_COMPONENTS)
     change(data)

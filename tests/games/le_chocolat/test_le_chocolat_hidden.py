@@ -77,7 +77,7 @@ def swap_unseen(s: LeChocolatState, seat: int) -> LeChocolatState:
 
 
 def test_unseen_sides_never_reach_observation_mask_or_text(game: LeChocolatGame) -> None:
-    """RULINGS.md: a player sees "every face-up side, and the hidden side of the tiles they
+    """the rulings in docs/games/le_chocolat.md: a player sees "every face-up side, and the hidden side of the tiles they
     claimed, never the opponent's hidden sides nor those still on the table"."""
     for seed in range(5):
         s = midgame(game, seed, steps=20)
@@ -107,7 +107,7 @@ def hidden_box_midgame(game: LeChocolatGame, seat: int = 0) -> LeChocolatState:
 
 
 def test_determinize_keeps_everything_the_seat_knows(game: LeChocolatGame) -> None:
-    """RULINGS.md: a player sees "every face-up side, and the hidden side of the tiles
+    """the rulings in docs/games/le_chocolat.md: a player sees "every face-up side, and the hidden side of the tiles
     they claimed": a determinization keeps those tiles, the table, the claims and the
     card, and deals the rest of the tile set to the unseen places."""
     s = hidden_box_midgame(game)
@@ -185,7 +185,7 @@ def boxed_setups(game: LeChocolatGame, n: int) -> list[LeChocolatState]:
 
 def test_the_boxed_tiles_up_side_is_random(game: LeChocolatGame) -> None:
     """Setup: "Flip some of them over so each tile starts with a random side up. Return 1
-    random tile to the box without looking at the hidden side." RULINGS.md: "one random
+    random tile to the box without looking at the hidden side." the rulings in docs/games/le_chocolat.md: "one random
     tile goes back to the box; its up side was seen". So the boxed tile shows its flavor
     side at the rate the set implies: a flavor tile (30 of 36) half the time, 5/12 in
     all; a blank/blank tile never (it has no flavor side)."""
@@ -208,7 +208,7 @@ def box_face(game: LeChocolatGame, obs: np.ndarray) -> int:
 
 
 def test_the_boxed_tiles_face_is_seen_by_every_seat(game: LeChocolatGame) -> None:
-    """RULINGS.md: the boxed tile's "up side was seen, its hidden side never is": every
+    """the rulings in docs/games/le_chocolat.md: the boxed tile's "up side was seen, its hidden side never is": every
     seat's observation (flat and planes) and every view's text show its face, a flavor
     when that side is up, else a blank face; a face-up boxed flavor is not counted among
     the unseen tiles, a blank face's tile is."""
@@ -236,7 +236,7 @@ def test_the_boxed_tiles_face_is_seen_by_every_seat(game: LeChocolatGame) -> Non
 def test_a_determinization_never_changes_a_face_up_tile_or_the_boxed_face(
     game: LeChocolatGame,
 ) -> None:
-    """RULINGS.md: "given a visible flavor face, its back is blank": a face-up tile, in
+    """the rulings in docs/games/le_chocolat.md: "given a visible flavor face, its back is blank": a face-up tile, in
     the grid or in the box, is known to every seat and never resampled; nor is the face
     the boxed tile shows."""
     rng = random.Random(1)

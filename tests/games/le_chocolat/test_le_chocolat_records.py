@@ -121,7 +121,7 @@ def test_an_unknown_field_is_refused(
 
 
 def test_a_blank_blank_tile_shows_no_flavor_side(game: LeChocolatGame) -> None:
-    """RULINGS.md: "A tile has one flavor on one side and a blank back, or is blank on
+    """the rulings in docs/games/le_chocolat.md: "A tile has one flavor on one side and a blank back, or is blank on
     both sides": a blank/blank tile face up on its flavor side does not exist."""
     record = record_of(game, fresh(game, 1))
     i = next(i for i, t in enumerate(record["tiles"]) if t["flavor"] == "blank")
@@ -163,7 +163,7 @@ def test_every_tile_of_the_set_is_there_exactly_once(game: LeChocolatGame) -> No
 
 # ---------------------------------------------------------------- chunks against owners
 def test_chunks_cover_exactly_the_unclaimed_tiles_each_once(game: LeChocolatGame) -> None:
-    """RULINGS.md: "A chunk is always a rectangle"; the chunks are the table, so they
+    """the rulings in docs/games/le_chocolat.md: "A chunk is always a rectangle"; the chunks are the table, so they
     cover every tile with owner -1, each once, and no claimed tile."""
     start = record_of(game, fresh(game, 1))
     overlap = changed(start, lambda r: r["chunks"].append({"top_left": "b1", "rows": 1, "cols": 1}))
@@ -197,7 +197,7 @@ def test_a_game_marked_over_is_over_and_a_live_one_is_not(game: LeChocolatGame) 
 
 
 def test_split_needs_a_chunk_of_two_or_more_tiles(game: LeChocolatGame) -> None:
-    """RULINGS.md: "Every turn begins with exactly one split while some chunk has 2 or
+    """the rulings in docs/games/le_chocolat.md: "Every turn begins with exactly one split while some chunk has 2 or
     more tiles; when none has, the turn is only the claim": a split step with only single
     tiles on the table has no legal action and is refused."""
     singles = record_of(game, table(game, [("a1", 1, 1), ("b1", 1, 1)]))
@@ -206,7 +206,7 @@ def test_split_needs_a_chunk_of_two_or_more_tiles(game: LeChocolatGame) -> None:
 
 
 def test_claim_needs_two_or_more_small_chunks(game: LeChocolatGame) -> None:
-    """RULINGS.md: "if any chunk has 3 or fewer tiles the player must claim exactly one of
+    """the rulings in docs/games/le_chocolat.md: "if any chunk has 3 or fewer tiles the player must claim exactly one of
     them, choosing which"; a single one is claimed with the split, so a claim step needs
     a choice of 2 or more chunks of 3 or fewer tiles."""
     record = record_of(game, claim_step(game))

@@ -24,7 +24,7 @@ def hand(**counts: int) -> list[int]:
 def test_claires_example_scores_6_on_the_printed_card() -> None:
     """Rulebook, Example: Claire holds 0 almonds, 1 cashew, 2 orange/macadamia pairs, 1
     pistachio and 2 raspberries against the opponent's 5. The printed total (9 VP) scores
-    the cashew as 1 and the pairs as 2 each, contradicting the card; RULINGS.md: "Test the
+    the cashew as 1 and the pairs as 2 each, contradicting the card; the rulings in docs/games/le_chocolat.md: "Test the
     example hand against the card as printed: cashew 2, two pairs 6, pistachio -2, no
     majority: 6 VP"."""
     claire = hand(cashew=1, orange=2, macadamia=2, pistachio=1, raspberry=2)
@@ -48,7 +48,7 @@ def test_claires_example_through_the_game() -> None:
 
 def test_majority_tie_scores_nothing_for_either() -> None:
     """Final Scoring: "the player with the most tiles of that flavor scores VP. Their
-    opponent scores nothing. In a tie, neither player scores." (RULINGS.md: strictly most)."""
+    opponent scores nothing. In a tie, neither player scores." (the rulings in docs/games/le_chocolat.md: strictly most)."""
     assert score_hand(EXAMPLE, hand(raspberry=3), hand(raspberry=3)).majority == 0
     assert score_hand(EXAMPLE, hand(raspberry=4), hand(raspberry=3)).majority == 5
     assert score_hand(EXAMPLE, hand(raspberry=3), hand(raspberry=4)).majority == 0
@@ -75,7 +75,7 @@ def test_negative_values_subtract_per_tile() -> None:
 
 def test_blank_blank_tiles_are_discarded_but_count_for_the_tie_break() -> None:
     """Game End: "each player flips over their blank tiles and discards any that are blank
-    on both sides." RULINGS.md: the tie-break counts claimed tiles "before the discard"."""
+    on both sides." the rulings in docs/games/le_chocolat.md: the tie-break counts claimed tiles "before the discard"."""
     game = LeChocolatGame(scoring_card=0)
     with_blanks = finished(game, ["almond", "blank", "blank", "blank"])
     without = finished(game, ["almond"], box="blank")

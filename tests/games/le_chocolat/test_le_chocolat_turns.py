@@ -1,4 +1,4 @@
-"""Le Chocolat setup, splits and claims, checked against the rulebook and RULINGS.md."""
+"""Le Chocolat setup, splits and claims, checked against the rulebook and the rulings in docs/games/le_chocolat.md."""
 
 from __future__ import annotations
 
@@ -113,7 +113,7 @@ def test_several_small_chunks_the_splitter_claims_exactly_one(game: LeChocolatGa
 
 
 def test_split_stays_compulsory_with_a_small_chunk_on_the_table(game: LeChocolatGame) -> None:
-    """RULINGS.md: "The split stays compulsory even when a chunk of 3 or fewer already lies
+    """the rulings in docs/games/le_chocolat.md: "The split stays compulsory even when a chunk of 3 or fewer already lies
     on the table." The next seat splits first, then claims one of all the small chunks."""
     s = play(game, fresh(game), split("a1", vertical("f")), split("g1", horizontal(2)), claim("g1"))
     legal = game.legal_actions(s)
@@ -138,7 +138,7 @@ def test_a_split_can_leave_several_small_chunks(game: LeChocolatGame) -> None:
 
 
 def test_turn_with_no_split_is_only_the_claim(game: LeChocolatGame) -> None:
-    """RULINGS.md: "Every turn begins with exactly one split while some chunk has 2 or more
+    """the rulings in docs/games/le_chocolat.md: "Every turn begins with exactly one split while some chunk has 2 or more
     tiles; when none has, the turn is only the claim." The last single tile is claimed at
     once, and the game ends: "Players continue ... until all chocolate has been claimed"."""
     s = table(game, [("a1", 1, 2), ("c1", 1, 1)])

@@ -18,7 +18,6 @@ from choco_envs.core.game import Game, Rng, require
 from choco_envs.core.spec import GameSpec, Option
 
 ENV_ID = "toy_nim_v0"
-REGISTRY_ENTRY = "tests.training.toy_nim:ToyNim"
 
 
 class NimState:

@@ -1,0 +1,104 @@
+"""Chocolates' feature functions (extra policy inputs read from a seat's own ``flat``
+observation; see :mod:`choco_envs.core.features`)."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import numpy as np
+
+from choco_envs.core.features import FeatureFunction, Features, layout_slices, require_encoder
+from choco_envs.core.game import Game
+from choco_envs.games.chocolates.components import (
+    GRID_CELLS,
+    NUM_CARDS,
+    NUM_CHOCOLATES,
+    NUM_SHAPES,
+    NUM_TYPES,
+)
+from choco_envs.games.chocolates.encoding import CELL_FEATURES
+from choco_envs.games.chocolates.rules import DISPLAY_SIZE, card_truth_matrix, expected_side_points
+
+#: layouts dealt per observation to estimate a card's chance of being true
+TRUTH_SAMPLES = 512
+#: distinct tables whose estimates one Features instance keeps (in the instance)
+TRUTH_CACHE = 4096
+#: where each part of a chocolate's cell sits in the ``grid`` and ``beside`` fields
+TYPE_AT, SHAPE_AT, FACE_UP_AT = slice(0, NUM_TYPES), slice(NUM_TYPES, NUM_TYPES + NUM_SHAPES), -1
+
+
+def _truth(game: Game[Any], encoder: str) -> Features:
+    """From the ``flat`` observation's face-up chocolates alone, each card's chance of being
+    true (the share of deals of the face-down chocolates, in a uniformly random order, on
+    which it is true), then for each display slot the chance of its true side and what
+    each side is worth on average (the rules' ``expected_side_points``), then each seat's
+    expected prediction points from the sides it holds (own first)."""
+    where = "chocolates_truth"
+    require_encoder(game, encoder, where, "chocolates_v0", "flat")
+    players = game.num_players
+    at = layout_slices(
+        game.encoder("flat").layout,
+        where,
+        grid=GRID_CELLS * CELL_FEATURES,
+        beside=(NUM_CHOCOLATES - GRID_CELLS) * CELL_FEATURES,
+        display_cards=DISPLAY_SIZE * NUM_CARDS,
+        seat_cards=players * NUM_CARDS * 2,
+    )
+    full_set = np.bincount(
+        np.asarray(game.components.chocolates),  # type: ignore[attr-defined]
+        minlength=NUM_TYPES * NUM_SHAPES,
+    )
+    cache: dict[bytes, np.ndarray] = {}
+
+    def truth(face_up: np.ndarray) -> np.ndarray:
+        """(29,) chances from one observation's 21 x 10 chocolate block."""
+        key = face_up.tobytes()
+        if key in cache:
+            return cache[key]
+        up = face_up[:, FACE_UP_AT] > 0.5
+        kinds = face_up[:, TYPE_AT].argmax(1) * NUM_SHAPES + face_up[:, SHAPE_AT].argmax(1)
+        unseen = full_set - np.bincount(kinds[up], minlength=full_set.size)
+        pool = np.repeat(np.arange(full_set.size), np.maximum(unseen, 0))
+        hidden = np.flatnonzero(~up)
+        layouts = np.tile(np.where(up, kinds, 0), (TRUTH_SAMPLES, 1))
+        if hidden.size and pool.size == hidden.size:
+            seed = int.from_bytes(hashlib.sha256(key).digest()[:8], "little")
+            order = np.random.default_rng(seed).random((TRUTH_SAMPLES, hidden.size)).argsort(1)
+            layouts[:, hidden] = pool[order]
+        p = card_truth_matrix(layouts).mean(axis=0)
+        if len(cache) >= TRUTH_CACHE:
+            cache.clear()
+        cache[key] = p
+        return p
+
+    def compute(obs: np.ndarray) -> np.ndarray:
+        out = np.zeros((obs.shape[0], NUM_CARDS + 3 * DISPLAY_SIZE + players), dtype=np.float32)
+        for i, row in enumerate(obs.reshape(obs.shape[0], -1)):
+            chocolates = np.concatenate([row[at["grid"]], row[at["beside"]]])
+            p = truth(chocolates.reshape(NUM_CHOCOLATES, CELL_FEATURES))
+            worth = expected_side_points(p)
+            out[i, :NUM_CARDS] = p
+            display = row[at["display_cards"]].reshape(DISPLAY_SIZE, NUM_CARDS)
+            for slot in range(DISPLAY_SIZE):
+                if display[slot].max() > 0.5:
+                    card = int(display[slot].argmax())
+                    base = NUM_CARDS + 3 * slot
+                    out[i, base] = p[card]
+                    out[i, base + 1 : base + 3] = worth[card] / 10
+            held = row[at["seat_cards"]].reshape(players, NUM_CARDS, 2)
+            gain = held[:, :, 0] @ worth[:, 0] + held[:, :, 1] @ worth[:, 1]
+            out[i, NUM_CARDS + 3 * DISPLAY_SIZE :] = gain / 20
+        return out
+
+    return Features(NUM_CARDS + 3 * DISPLAY_SIZE + players, compute)
+
+
+TRUTH = FeatureFunction(
+    "chocolates_truth",
+    1,
+    "Chocolates (flat): each prediction card's chance of being true given the face-up "
+    "chocolates (512 deals of the face-down ones, seeded by the table), each display "
+    "slot's chance and mean worth per side, each seat's expected prediction points",
+    _truth,
+)

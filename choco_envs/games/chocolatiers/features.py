@@ -1,0 +1,61 @@
+"""Chocolatiers' feature functions (extra policy inputs read from a seat's own ``flat``
+observation; see :mod:`choco_envs.core.features`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from choco_envs.core.features import FeatureFunction, Features, layout_slices, require_encoder
+from choco_envs.core.game import Game
+from choco_envs.games.chocolatiers.encoding import (
+    COST_SCALE,
+    NT,
+    TILE_COST,
+    TILE_FEATURES,
+    TILE_PRESENT,
+    tile_rows,
+)
+from choco_envs.games.chocolatiers.rules import ChocolatiersRules, cheapest_payment
+
+
+def _affordable(game: Game[Any], encoder: str) -> Features:
+    """For each tile row of the ``flat`` observation (the line or stack tops, the tile
+    being boxed, each seat's reserved tile), what the seat's own hand can do about it by
+    the rules' cheapest payment: payable now, the chocolates it cannot pay (/ 4) and the
+    cards the cheapest payment uses (/ 8); 0s where the row is empty."""
+    where = "chocolatiers_affordable"
+    require_encoder(game, encoder, where, "chocolatiers_v1", "flat")
+    lay = game.encoder("flat").layout
+    assert isinstance(game, ChocolatiersRules)
+    rows = tile_rows(game)
+    at = layout_slices(lay, where, cards_0=NT, tiles=rows * TILE_FEATURES)
+    per_type = float(max(game.components.card_counts))
+
+    def compute(obs: np.ndarray) -> np.ndarray:
+        out = np.zeros((obs.shape[0], 3 * rows), dtype=np.float32)
+        flat = obs.reshape(obs.shape[0], -1)
+        tiles = flat[:, at["tiles"]].reshape(obs.shape[0], rows, TILE_FEATURES)
+        for i in range(obs.shape[0]):
+            hand = [int(round(v * per_type)) for v in flat[i, at["cards_0"]]]
+            for r in range(rows):
+                row = tiles[i, r]
+                if row[TILE_PRESENT] < 0.5:
+                    continue
+                cost = [int(round(v * COST_SCALE)) for v in row[TILE_COST : TILE_COST + NT]]
+                used, missing = cheapest_payment(hand, 0, cost)
+                out[i, 3 * r : 3 * r + 3] = (missing == 0, missing / 4, used / 8)
+        return out
+
+    return Features(3 * rows, compute)
+
+
+AFFORDABLE = FeatureFunction(
+    "chocolatiers_affordable",
+    1,
+    "Chocolatiers (flat): for each tile on offer, being boxed or reserved, whether the "
+    "seat's own hand pays it now, the chocolates it cannot pay and the cards the cheapest "
+    "payment uses (the rules' cheapest_payment)",
+    _affordable,
+)
