@@ -16,9 +16,15 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from choco_envs.core.errors import ChocoError, ConfigError, IllegalActionError, RecordError
+from choco_envs.core.errors import ChocoError, ConfigError, IllegalActionError
 from choco_envs.core.game import Game
-from choco_envs.core.records import RECORD_FORMAT, check_record_header
+from choco_envs.core.records import (
+    RECORD_FORMAT,
+    check_history,
+    check_record_header,
+    parse_rng,
+    rng_to_json,
+)
 
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
 REWARD_MODES = ("win", "score")
@@ -246,12 +252,9 @@ class ChocoAECEnv(AECEnv):
         over = self.state_ is not None and (
             self.game.is_over(self.state_) or self.illegal_by is not None
         )
-        final = (
-            float(self.game.scores(self.state_)[self.agent_name_mapping[agent]])
-            if (over and self.illegal_by is None)
-            else 0.0
-        )
-        illegal = int(self.illegal_by == self.agent_name_mapping[agent])
+        seat = self.agent_name_mapping[agent]
+        final = float(self.game.scores(self.state_)[seat]) if over else 0.0
+        illegal = int(self.illegal_by == seat)
         return {"final_score": final, "game_over": int(over), "illegal_action": illegal}
 
     # ------------------------------------------------------------------ observe
@@ -320,7 +323,8 @@ class ChocoAECEnv(AECEnv):
     def scores(self) -> list[float]:
         """Every seat's points. Before the end of a game with hidden information they are
         refused (ChocoError): they would read what some seats may not see (a card's truth,
-        a tile's hidden side)."""
+        a tile's hidden side). After any ending (the rules', or an illegal move's) they
+        are the game's points of the final position."""
         self._check_scores_public("scores()")
         return list(self.game.scores(self.state_))
 
@@ -331,7 +335,7 @@ class ChocoAECEnv(AECEnv):
 
     def _check_scores_public(self, what: str) -> None:
         self._require_reset(what)
-        if self.game.is_over(self.state_) or self.game.scores_public:
+        if self.game_over() or self.game.scores_public:
             return
         raise ChocoError(
             f"{what}: {self.game.spec.env_id} has hidden information, and its scores before "
@@ -348,7 +352,6 @@ class ChocoAECEnv(AECEnv):
         the random stream, to continue with ``reset(options={"state": record})``."""
         self._require_reset("save()")
         assert self._rng is not None
-        rng_state = self._rng.getstate()
         return {
             "format": RECORD_FORMAT,
             "env_id": self.game.spec.env_id,
@@ -357,27 +360,18 @@ class ChocoAECEnv(AECEnv):
             "seed": self._seed,
             "actions": list(self.actions_taken),
             "state": self.game.to_json(self.state_),
-            "rng": [rng_state[0], list(rng_state[1]), rng_state[2]],
+            "rng": rng_to_json(self._rng),
         }
 
     def _parse_record(self, record: Any) -> tuple[Any, random.Random, int | None, list[int]]:
         """(state, random stream, seed, actions) of a saved game, every part checked
-        before anything of the env changes; RecordError naming what is wrong."""
+        before anything of the env changes (the history against the state too); a
+        RecordError naming what is wrong."""
         check_record_header(record, self.game)
         state = self.game.from_json(record["state"])
-        rng_state = record.get("rng")
-        if rng_state is None:
-            raise RecordError("saved game: field 'rng' (the random stream) is missing")
-        rng = random.Random()
-        try:
-            version, internal, gauss = rng_state
-            rng.setstate((version, tuple(internal), gauss))
-        except (TypeError, ValueError, IndexError, OverflowError) as err:
-            raise RecordError(f"saved game: field 'rng' is malformed ({err})") from err
-        seed = record.get("seed")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise RecordError(f"saved game: field 'seed' = {seed!r}; allowed: an int or null")
-        return state, rng, seed, list(record.get("actions", []))
+        rng = parse_rng(record["rng"])
+        check_history(self.game, record, state, rng)
+        return state, rng, record["seed"], list(record["actions"])
 
 
 def _check_seed(seed: Any) -> int:

@@ -232,6 +232,7 @@ class LeChocolatRules(Game[LeChocolatState]):
                 "tile set and scoring cards: None (the authored set), a dict or a JSON path",
                 check=check_components_option,
                 rule=False,
+                json_file=True,
             ),
         ),
     )
