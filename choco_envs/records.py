@@ -5,16 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from choco_envs.core.errors import ChocoError, RecordError
+from choco_envs.core.errors import ChocoError, RecordError, shown
 from choco_envs.core.records import (
     check_record_fields,
     check_record_options,
     load_json,
     parse_json,
     save_json,
-    shown,
 )
-from choco_envs.registry import game_class, make_raw
+from choco_envs.registry import REGISTRY, game_class, make_raw
 
 __all__ = ["load_json", "parse_json", "replay", "save_json"]
 
@@ -27,9 +26,9 @@ def replay(record: dict[str, Any]) -> Any:
     (naming the step), or an end state other than the record's (a changed or swapped
     action). Nothing is built before the record's fields and options are checked."""
     check_record_fields(record)
-    if not isinstance(record["env_id"], str):
+    if not isinstance(record["env_id"], str) or record["env_id"] not in REGISTRY:
         raise RecordError(
-            f"game record: field 'env_id' = {shown(record['env_id'])}; allowed: a string"
+            f"game record: unknown env {shown(record['env_id'])}; known envs: {', '.join(REGISTRY)}"
         )
     try:
         spec = game_class(record["env_id"]).spec

@@ -25,7 +25,7 @@ def read_json_file(
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
-        raise error(f"{what} {shown}: no such file") from None
+        raise error(f"{what} {shown} cannot be read: no such file") from None
     except IsADirectoryError:
         raise error(f"{what} {shown}: a folder, not a JSON file") from None
     except OSError as err:

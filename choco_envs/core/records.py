@@ -16,7 +16,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from choco_envs.core.errors import ChocoError, RecordError
+from choco_envs.core.errors import ChocoError, RecordError, shown
 from choco_envs.core.files import parse_json_text, read_json_file
 from choco_envs.core.game import Game
 from choco_envs.core.spec import GameSpec
@@ -31,43 +31,36 @@ MAX_RECORD_BYTES = 2**20
 RNG_WORDS = 625
 
 
-def shown(value: Any, most: int = 60) -> str:
-    """A short excerpt of ``repr(value)`` for an error message (never the whole of a
-    large value)."""
-    if isinstance(value, (list, dict, str)) and len(value) > most:
-        kind = type(value).__name__
-        return f"<a {kind} of {len(value):,} entries>"
-    text = repr(value)
-    return text if len(text) <= most else text[: most - 3] + "..."
-
-
 def check_record_fields(record: Any) -> None:
     """A JSON object with exactly the record's fields (an unknown one, a typo or an
     addition, is refused rather than carried into the next save)."""
     if not isinstance(record, dict):
-        raise RecordError(f"saved game: expected a JSON object, got {type(record).__name__}")
+        raise RecordError(f"game record: expected a JSON object, got {type(record).__name__}")
     missing = [k for k in RECORD_FIELDS if k not in record]
-    unknown = sorted(str(k) for k in record if k not in RECORD_FIELDS)
+    unknown = [shown(k) for k in [k for k in record if k not in RECORD_FIELDS][:5]]
     if missing or unknown:
-        problem = f"missing field(s) {missing}" if missing else f"unknown field(s) {unknown}"
-        raise RecordError(f"saved game: {problem:.300}; allowed: exactly {list(RECORD_FIELDS)}")
+        problem = (
+            f"missing field(s) {missing}" if missing else f"unknown field(s) {', '.join(unknown)}"
+        )
+        raise RecordError(f"game record: {problem}; allowed: exactly {list(RECORD_FIELDS)}")
 
 
 def check_record_options(spec: GameSpec, options: Any) -> None:
     """Options that are the game's own (no env option such as render_mode) and name no
     file (a record carries its component data itself)."""
     if not isinstance(options, dict):
-        raise RecordError("saved game: field 'options' must be an object")
-    foreign = sorted(str(k)[:40] for k in set(options) - set(spec.option_names()))
+        raise RecordError("game record: field 'options' must be an object")
+    names = spec.option_names()
+    foreign = [shown(k) for k in [k for k in options if k not in names][:5]]
     if foreign:
         raise RecordError(
-            f"saved game: options {foreign[:5]}{' ...' if len(foreign) > 5 else ''} are not game options of "
+            f"game record: options {', '.join(foreign)} are not game options of "
             f"{spec.env_id}; allowed: {', '.join(spec.option_names())}"
         )
     files = spec.named_files(options)
     if files:
         raise RecordError(
-            f"saved game: option {files[0]} names a file; a record carries its component "
+            f"game record: option {files[0]} names a file; a record carries its component "
             "data (an object), never a path"
         )
 
@@ -78,13 +71,13 @@ def check_record_header(record: Any, game: Game[Any]) -> None:
     before its items are read)."""
     check_record_fields(record)
     if record["format"] != RECORD_FORMAT:
-        raise RecordError(f"saved game: format {shown(record['format'])} is not {RECORD_FORMAT!r}")
+        raise RecordError(f"game record: format {shown(record['format'])} is not {RECORD_FORMAT!r}")
     spec = game.spec
     if record["env_id"] != spec.env_id:
-        raise RecordError(f"saved game is for env {shown(record['env_id'])}, not {spec.env_id!r}")
+        raise RecordError(f"game record is for env {shown(record['env_id'])}, not {spec.env_id!r}")
     if record["version"] != spec.version:
         raise RecordError(
-            f"saved game is for {spec.env_id} version {shown(record['version'])}; "
+            f"game record is for {spec.env_id} version {shown(record['version'])}; "
             f"this is version {spec.version}"
         )
     options = record["options"]
@@ -92,30 +85,30 @@ def check_record_header(record: Any, game: Game[Any]) -> None:
     for key, value in options.items():
         if game.config[key] != value:
             raise RecordError(
-                f"saved game was played with {key}={shown(value)}; this env has "
+                f"game record was played with {key}={shown(value)}; this env has "
                 f"{key}={shown(game.config[key])}. Make the env with the record's options."
             )
     seed = record["seed"]
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise RecordError(f"saved game: field 'seed' = {shown(seed)}; allowed: an int or null")
+        raise RecordError(f"game record: field 'seed' = {shown(seed)}; allowed: an int or null")
     actions = record["actions"]
     if not isinstance(actions, list):
         raise RecordError(
-            f"saved game: field 'actions' = {shown(actions)}; allowed: a list of ints"
+            f"game record: field 'actions' = {shown(actions)}; allowed: a list of ints"
         )
     if len(actions) > game.max_steps:
         raise RecordError(
-            f"saved game: {len(actions):,} actions; a game of {spec.env_id} with these "
+            f"game record: {len(actions):,} actions; a game of {spec.env_id} with these "
             f"options ends within {game.max_steps} steps"
         )
     for step, a in enumerate(actions):
         if isinstance(a, bool) or not isinstance(a, int):
             raise RecordError(
-                f"saved game: actions[{step}] = {shown(a)}; allowed: an int (an action number)"
+                f"game record: actions[{step}] = {shown(a)}; allowed: an int (an action number)"
             )
     if seed is None and actions:
         raise RecordError(
-            f"saved game: {len(actions)} actions but seed null; actions are replayed from "
+            f"game record: {len(actions)} actions but seed null; actions are replayed from "
             "their seed (a position set up by hand has seed null and actions [])"
         )
 
@@ -129,7 +122,7 @@ def parse_rng(value: Any) -> random.Random:
         rng = random.Random()
         rng.setstate((version, tuple(internal), gauss))
     except (TypeError, ValueError, IndexError, OverflowError) as err:
-        raise RecordError(f"saved game: field 'rng' is malformed ({str(err)[:100]})") from None
+        raise RecordError(f"game record: field 'rng' is malformed ({str(err)[:100]})") from None
     return rng
 
 
@@ -148,7 +141,7 @@ def replay_history(game: Game[Any], seed: int, actions: list[int]) -> tuple[Any,
     for step, action in enumerate(actions):
         if game.is_over(s):
             raise RecordError(
-                f"saved game: the game is over after {step} actions, but the record has "
+                f"game record: the game is over after {step} actions, but the record has "
                 f"{len(actions)}"
             )
         try:
@@ -158,7 +151,7 @@ def replay_history(game: Game[Any], seed: int, actions: list[int]) -> tuple[Any,
             game.apply(s, a, rng)
         except ChocoError as err:
             raise RecordError(
-                f"saved game: action {step} ({shown(action)}) is refused: {err}"
+                f"game record: action {step} ({shown(action)}) is refused: {err}"
             ) from None
     return s, rng
 
@@ -171,13 +164,13 @@ def check_history(game: Game[Any], record: dict[str, Any], state: Any, rng: rand
     replayed, replayed_rng = replay_history(game, record["seed"], record["actions"])
     if game.to_json(replayed) != game.to_json(state):
         raise RecordError(
-            "saved game: replaying its seed and actions does not give its state (an "
+            "game record: replaying its seed and actions does not give its state (an "
             "action, the seed or the state was changed; a position set up by hand has "
             "seed null and actions [])"
         )
     if replayed_rng.getstate() != rng.getstate():
         raise RecordError(
-            "saved game: replaying its seed and actions does not give its random stream "
+            "game record: replaying its seed and actions does not give its random stream "
             "(field 'rng' was changed)"
         )
 
@@ -190,15 +183,15 @@ def load_json(path: str | Path) -> dict[str, Any]:
     """A saved game from a JSON file; RecordError for a missing, unreadable, binary,
     oversized, non-JSON or too deeply nested file, or anything but a regular file (a
     device such as /dev/zero is refused, never read)."""
-    data = read_json_file(path, "saved game", MAX_RECORD_BYTES, RecordError)
+    data = read_json_file(path, "game record", MAX_RECORD_BYTES, RecordError)
     if not isinstance(data, dict):
         raise RecordError(
-            f"saved game {str(path)!r:.200}: expected a JSON object, got {type(data).__name__}"
+            f"game record {str(path)!r:.200}: expected a JSON object, got {type(data).__name__}"
         )
     return data
 
 
-def parse_json(text: str, where: str = "saved game") -> dict[str, Any]:
+def parse_json(text: str, where: str = "game record") -> dict[str, Any]:
     """A JSON object from ``text``; RecordError if it is not one (or nests too deeply)."""
     data = parse_json_text(text, where, RecordError)
     if not isinstance(data, dict):

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from choco_envs.core.errors import ConfigError
+from choco_envs.core.errors import ConfigError, shown
 from choco_envs.core.files import MAX_COMPONENTS_BYTES, names_a_file, read_json_file
 
 
@@ -52,13 +52,15 @@ class Option:
             )
         if self.allowed is not None and not any(same_value(value, a) for a in self.allowed):
             raise ConfigError(
-                f"option {self.name}={value!r} is not allowed; allowed values: "
+                f"option {self.name}={shown(value)} is not allowed; allowed values: "
                 f"{', '.join(repr(v) for v in self.allowed)}"
             )
         if self.check is not None:
             problem = self.check(value)
             if problem:
-                raise ConfigError(f"option {self.name}={value!r} is not allowed: {problem}")
+                raise ConfigError(
+                    f"option {self.name}={shown(value)} is not allowed: {problem:.300}"
+                )
         return value
 
 
@@ -121,7 +123,7 @@ class GameSpec:
         unknown = [k for k in options if k != "num_players" and k not in known]
         if unknown:
             raise ConfigError(
-                f"unknown option(s) {', '.join(map(repr, unknown))} for {self.env_id}; "
+                f"unknown option(s) {', '.join(map(shown, unknown[:5]))} for {self.env_id}; "
                 f"known options: {', '.join(self.option_names())}"
             )
         config: dict[str, Any] = {}
@@ -144,7 +146,7 @@ class GameSpec:
             given = ", ".join(f"{o.name}={config[o.name]!r}" for o in self.options if o.rule)
             where = f" with {given}" if given and self.players_for is not None else ""
             raise ConfigError(
-                f"option num_players={num_players!r} is not allowed for {self.env_id}{where}; "
+                f"option num_players={shown(num_players)} is not allowed for {self.env_id}{where}; "
                 f"allowed values: {', '.join(map(str, allowed_players))}"
             )
         return {"num_players": num_players, **config}

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from choco_envs.core.errors import ConfigError
+from choco_envs.core.errors import ConfigError, shown
 from choco_envs.core.files import MAX_COMPONENTS_BYTES, read_json_file
 
 #: the six chocolate types, in the order used everywhere (observations, actions)
@@ -156,7 +156,7 @@ def load_components(source: str | Path | Mapping[str, Any], edition: str) -> Com
     if not isinstance(data, Mapping):
         raise ConfigError(f"components: expected an object, got {type(data).__name__}")
     known = {"edition", "card_counts", "tiles", "score_tiles"}
-    unknown = sorted(set(data) - known)
+    unknown = [shown(k) for k in [k for k in data if k not in known][:5]]
     if unknown:
         raise ConfigError(f"components: unknown field(s) {unknown}; known: {sorted(known)}")
     if data.get("edition", edition) != edition:
