@@ -16,7 +16,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from choco_envs.core.errors import ChocoError, ConfigError, IllegalActionError
+from choco_envs.core.errors import ChocoError, ConfigError, IllegalActionError, shown
 from choco_envs.core.game import Game
 from choco_envs.core.records import (
     RECORD_FORMAT,
@@ -29,6 +29,9 @@ from choco_envs.core.records import (
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
 REWARD_MODES = ("win", "score")
 RENDER_MODES = ("ansi", "human")
+
+#: the env's own options, taken by every game (besides the game's, in its spec)
+ENV_OPTIONS = ("observation", "illegal_action", "reward_mode", "render_mode", "render_player")
 
 #: keys of every agent's ``infos`` dict, the same at every step (numbers only)
 INFO_KEYS = ("final_score", "game_over", "illegal_action")
@@ -69,8 +72,15 @@ class ChocoAECEnv(AECEnv):
         _check_choice("render_mode", render_mode, (None, *RENDER_MODES))
         _check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
         _check_choice("reward_mode", reward_mode, REWARD_MODES)
+        spec = game_cls.spec
+        unknown = [k for k in game_options if k not in spec.option_names()]
+        if unknown:
+            raise ConfigError(
+                f"unknown option(s) {', '.join(map(shown, unknown))} for {spec.env_id}; known "
+                f"options: {', '.join(spec.option_names())} (the game's), "
+                f"{', '.join(ENV_OPTIONS)} (the env's)"
+            )
         self.game: Game[Any] = game_cls(**game_options)
-        spec = self.game.spec
         self.encoder = self.game.encoder(observation)
         n = self.game.num_players
         if render_player is not None and (

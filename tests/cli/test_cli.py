@@ -66,7 +66,7 @@ def test_list_names_each_envs_bot_kinds(capsys: pytest.CaptureFixture[str]) -> N
     --help` points to)."""
     assert main(["list"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    bots = {lines[i].split()[0]: lines[i + 2].split("bots:")[1] for i in range(0, len(lines), 3)}
+    bots = {lines[i].split()[0]: lines[i + 3].split("bots:")[1] for i in range(0, len(lines), 4)}
     assert "plan" in bots["chocolates_v0"] and "alphabeta" not in bots["chocolates_v0"]
     assert "alphabeta" in bots["le_chocolat_v0"] and "tuned" in bots["chocolatiers_v1"]
     assert all("greedy" in b and "mcts" in b and "random" in b for b in bots.values())
