@@ -43,10 +43,12 @@ def play(
     seat: int,
     opponents: list[str],
     seed: int | None,
-    stdin: TextIO = sys.stdin,
-    stdout: TextIO = sys.stdout,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
 ) -> list[float]:
-    """Run one game with a human at ``seat``; return the final scores."""
+    """Run one game with a human at ``seat``; return the final scores. ``stdin`` and
+    ``stdout`` default to the process's streams at call time."""
+    stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     from choco_envs.bots import make as make_bot
     from choco_envs.bots.human import HumanBot
     from choco_envs.registry import make

@@ -150,8 +150,10 @@ def replay_history(game: Game[Any], seed: int, actions: list[int]) -> tuple[Any,
                 raise game.illegal(s, a, "the action mask forbids it")
             game.apply(s, a, rng)
         except ChocoError as err:
+            why = str(err).splitlines()[0] if str(err) else type(err).__name__
             raise RecordError(
-                f"game record: action {step} ({shown(action)}) is refused: {err}"
+                f"game record: action {step} ({shown(action)}) is refused: "
+                f"{why if len(why) <= 200 else why[:197] + '...'}"
             ) from None
     return s, rng
 
