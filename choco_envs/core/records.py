@@ -24,8 +24,8 @@ from choco_envs.core.spec import GameSpec
 RECORD_FORMAT = "choco_envs.game_record/1"
 #: every field of a record, in the order ``env.save()`` writes them; no other is allowed
 RECORD_FIELDS = ("format", "env_id", "version", "options", "seed", "actions", "state", "rng")
-#: the largest saved game read, in bytes: 50 times a record of the longest game (about
-#: 20 KB, see docs/records.md)
+#: the largest game record read, in bytes: over 20 times a whole game's record at the
+#: most players (docs/records.md)
 MAX_RECORD_BYTES = 2**20
 #: ``random.Random.getstate()[1]``: 624 words of state and a position
 RNG_WORDS = 625
