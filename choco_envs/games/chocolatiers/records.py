@@ -58,6 +58,8 @@ if TYPE_CHECKING:
 
 RECORD_VERSION = 1
 WHERE = "chocolatiers state"
+#: the spaces of a Sampler's 6x6 grid: the most wilds a record may list as placed
+SAMPLER_SPACES = 36
 #: the top-level fields of a record, in the order written
 FIELDS = (
     "version", "edition", "components", "turn", "player", "phase", "actions_left",
@@ -304,7 +306,9 @@ def _read_sampler(
             "in row 0 and one in col 0"
         )
     s.occ[q], s.ntiles[q] = occ, len(sampler)
-    for i, value in enumerate(_list(p["wilds_placed"], f"{where}.wilds_placed", most=WILDS_EACH)):
+    for i, value in enumerate(
+        _list(p["wilds_placed"], f"{where}.wilds_placed", most=SAMPLER_SPACES)
+    ):
         at = f"{where}.wilds_placed[{i}]"
         pair = _list(value, at, 2)
         space = 6 * _int(pair[0], f"{at}[0]", 0, 5) + _int(pair[1], f"{at}[1]", 0, 5)
