@@ -1,7 +1,8 @@
 """Play a game in the terminal against bots.
 
 You see the board as your seat may see it, the legal moves numbered with their names,
-and every opponent's move as it is made. Bad input is asked again; Ctrl-D or "quit" ends.
+and every opponent's move as it is made. Bad input is asked again; "q" or end of input
+(Ctrl-D) ends the game (exit code 0); Ctrl-C interrupts it (130).
 
 Examples:
     choco play chocolates_v0
@@ -43,10 +44,12 @@ def play(
     seat: int,
     opponents: list[str],
     seed: int | None,
-    stdin: TextIO = sys.stdin,
-    stdout: TextIO = sys.stdout,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
 ) -> list[float]:
-    """Run one game with a human at ``seat``; return the final scores."""
+    """Run one game with a human at ``seat``; return the final scores. ``stdin`` and
+    ``stdout`` default to the process's streams at call time."""
+    stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     from choco_envs.bots import make as make_bot
     from choco_envs.bots.human import HumanBot
     from choco_envs.registry import make
@@ -108,12 +111,17 @@ def ordinal(n: int) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from choco_envs.bots.human import Quit
+
     try:
         options = merge_players(parse_options(args.option, "--option"), args.players, "--option")
         play(args.env, options, args.seat, args.opponents, args.seed)
     except ChocoError as err:
         print(f"choco play: {err}", file=sys.stderr)
         return 2
+    except Quit:
+        print("\ngame abandoned (you quit)", file=sys.stderr)
+        return 0
     except KeyboardInterrupt:
         print("\ngame abandoned", file=sys.stderr)
         return 130

@@ -4,7 +4,8 @@ It shows only that seat's view (``state_to_string`` for the seat), lists the leg
 numbered from 1 with their names, and asks until it gets a move: a plain number from the
 list (digits only) or a move's name as listed (case and spacing ignored). ``?`` or
 ``help`` shows the legend of the board's codes; ``q`` (or end of input) raises
-KeyboardInterrupt, which the command line turns into a clean exit. Input and output
+:class:`Quit` (a KeyboardInterrupt, so no ``except Exception`` swallows it), which the
+command line turns into a clean exit (code 0; Ctrl-C's is 130). Input and output
 streams are injectable, for tests and other front ends.
 """
 
@@ -17,6 +18,10 @@ from choco_envs.bots.base import AgentView, Bot
 
 QUIT_WORDS = ("q", "quit", "exit")
 HELP_WORDS = ("?", "h", "help", "legend")
+
+
+class Quit(KeyboardInterrupt):
+    """The person chose to stop (``q`` or end of input): an ending, not an interruption."""
 
 
 class HumanBot(Bot):
@@ -68,10 +73,10 @@ class HumanBot(Bot):
         out.flush()
         line = (self.input_stream or sys.stdin).readline()
         if not line:
-            raise KeyboardInterrupt("end of input")
+            raise Quit("end of input")
         answer = line.strip()
         if answer.lower() in QUIT_WORDS:
-            raise KeyboardInterrupt("the human quit")
+            raise Quit("the human quit")
         return answer
 
     def _say(self, text: str) -> None:

@@ -16,14 +16,23 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from choco_envs.core.errors import ChocoError, ConfigError, IllegalActionError, RecordError
+from choco_envs.core.errors import ChocoError, ConfigError, IllegalActionError, shown
 from choco_envs.core.game import Game
 from choco_envs.core.outcomes import margins
-from choco_envs.core.records import RECORD_FORMAT, check_record_header
+from choco_envs.core.records import (
+    RECORD_FORMAT,
+    check_history,
+    check_record_header,
+    parse_rng,
+    rng_to_json,
+)
 
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
 REWARD_MODES = ("win", "score")
 RENDER_MODES = ("ansi", "human")
+
+#: the env's own options, taken by every game (besides the game's, in its spec)
+ENV_OPTIONS = ("observation", "illegal_action", "reward_mode", "render_mode", "render_player")
 
 #: keys of every agent's ``infos`` dict, the same at every step (numbers only)
 INFO_KEYS = ("final_score", "game_over", "illegal_action")
@@ -64,8 +73,15 @@ class ChocoAECEnv(AECEnv):
         _check_choice("render_mode", render_mode, (None, *RENDER_MODES))
         _check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
         _check_choice("reward_mode", reward_mode, REWARD_MODES)
+        spec = game_cls.spec
+        unknown = [k for k in game_options if k not in spec.option_names()]
+        if unknown:
+            raise ConfigError(
+                f"unknown option(s) {', '.join(map(shown, unknown))} for {spec.env_id}; known "
+                f"options: {', '.join(spec.option_names())} (the game's), "
+                f"{', '.join(ENV_OPTIONS)} (the env's)"
+            )
         self.game: Game[Any] = game_cls(**game_options)
-        spec = self.game.spec
         self.encoder = self.game.encoder(observation)
         n = self.game.num_players
         if render_player is not None and (
@@ -254,12 +270,9 @@ class ChocoAECEnv(AECEnv):
         over = self.state_ is not None and (
             self.game.is_over(self.state_) or self.illegal_by is not None
         )
-        final = (
-            float(self.game.scores(self.state_)[self.agent_name_mapping[agent]])
-            if (over and self.illegal_by is None)
-            else 0.0
-        )
-        illegal = int(self.illegal_by == self.agent_name_mapping[agent])
+        seat = self.agent_name_mapping[agent]
+        final = float(self.game.scores(self.state_)[seat]) if over else 0.0
+        illegal = int(self.illegal_by == seat)
         return {"final_score": final, "game_over": int(over), "illegal_action": illegal}
 
     # ------------------------------------------------------------------ observe
@@ -328,7 +341,8 @@ class ChocoAECEnv(AECEnv):
     def scores(self) -> list[float]:
         """Every seat's points. Before the end of a game with hidden information they are
         refused (ChocoError): they would read what some seats may not see (a card's truth,
-        a tile's hidden side)."""
+        a tile's hidden side). After any ending (the rules', or an illegal move's) they
+        are the game's points of the final position."""
         self._check_scores_public("scores()")
         return list(self.game.scores(self.state_))
 
@@ -339,7 +353,7 @@ class ChocoAECEnv(AECEnv):
 
     def _check_scores_public(self, what: str) -> None:
         self._require_reset(what)
-        if self.game.is_over(self.state_) or self.game.scores_public:
+        if self.game_over() or self.game.scores_public:
             return
         raise ChocoError(
             f"{what}: {self.game.spec.env_id} has hidden information, and its scores before "
@@ -356,7 +370,6 @@ class ChocoAECEnv(AECEnv):
         the random stream, to continue with ``reset(options={"state": record})``."""
         self._require_reset("save()")
         assert self._rng is not None
-        rng_state = self._rng.getstate()
         return {
             "format": RECORD_FORMAT,
             "env_id": self.game.spec.env_id,
@@ -365,27 +378,18 @@ class ChocoAECEnv(AECEnv):
             "seed": self._seed,
             "actions": list(self.actions_taken),
             "state": self.game.to_json(self.state_),
-            "rng": [rng_state[0], list(rng_state[1]), rng_state[2]],
+            "rng": rng_to_json(self._rng),
         }
 
     def _parse_record(self, record: Any) -> tuple[Any, random.Random, int | None, list[int]]:
         """(state, random stream, seed, actions) of a saved game, every part checked
-        before anything of the env changes; RecordError naming what is wrong."""
+        before anything of the env changes (the history against the state too); a
+        RecordError naming what is wrong."""
         check_record_header(record, self.game)
         state = self.game.from_json(record["state"])
-        rng_state = record.get("rng")
-        if rng_state is None:
-            raise RecordError("saved game: field 'rng' (the random stream) is missing")
-        rng = random.Random()
-        try:
-            version, internal, gauss = rng_state
-            rng.setstate((version, tuple(internal), gauss))
-        except (TypeError, ValueError, IndexError, OverflowError) as err:
-            raise RecordError(f"saved game: field 'rng' is malformed ({err})") from err
-        seed = record.get("seed")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise RecordError(f"saved game: field 'seed' = {seed!r}; allowed: an int or null")
-        return state, rng, seed, list(record.get("actions", []))
+        rng = parse_rng(record["rng"])
+        check_history(self.game, record, state, rng)
+        return state, rng, record["seed"], list(record["actions"])
 
 
 def _check_seed(seed: Any) -> int:

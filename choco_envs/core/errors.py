@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Callable
+from typing import Any
 
 
 class ChocoError(Exception):
@@ -38,3 +40,28 @@ class RecordError(ChocoError, ValueError):
 
 class CheckpointError(ChocoError, ValueError):
     """A corrupt checkpoint, or one made for another env, version or size."""
+
+
+def _short_repr() -> reprlib.Repr:
+    r = reprlib.Repr()
+    r.maxlevel, r.maxlist, r.maxtuple, r.maxdict, r.maxset = 3, 6, 6, 4, 6
+    r.maxstring, r.maxother, r.maxlong = 50, 50, 40
+    return r
+
+
+_SHORT = _short_repr()
+
+
+def shown(value: Any, most: int = 80) -> str:
+    """A short excerpt of ``repr(value)`` for an error message, in time bounded by its
+    length: a refused value is named, never echoed whole (a record may hold a list of a
+    million entries, or a megabyte string). Short values read as their ``repr``."""
+    try:
+        text = _SHORT.repr(value)
+    except ValueError:  # an int of more digits than Python writes out
+        text = f"<an int of about {value.bit_length() * 0.30103:,.0f} digits>"
+    if isinstance(value, str) and len(value) > _SHORT.maxstring:
+        text = f"{text} ({len(value):,} characters)"
+    elif isinstance(value, (list, tuple, dict)) and len(value) > _SHORT.maxlist:
+        text = f"{text} ({len(value):,} entries)"
+    return text if len(text) <= most else text[: most - 3] + "..."

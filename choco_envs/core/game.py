@@ -31,7 +31,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 import numpy as np
 
 from choco_envs.core.encoding import Encoder
-from choco_envs.core.errors import ConfigError, IllegalActionError, RecordError
+from choco_envs.core.errors import ConfigError, IllegalActionError, RecordError, shown
 from choco_envs.core.outcomes import rank_returns
 from choco_envs.core.spec import GameSpec
 
@@ -227,5 +227,7 @@ def require(d: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where
     if isinstance(value, bool) and kind in (int, float):
         raise RecordError(f"{where}.{key}: expected {kind}, got a bool")
     if not isinstance(value, kind):
-        raise RecordError(f"{where}.{key}: expected {kind}, got {type(value).__name__} {value!r}")
+        raise RecordError(
+            f"{where}.{key}: expected {kind}, got {type(value).__name__} {shown(value)}"
+        )
     return value

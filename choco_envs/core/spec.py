@@ -9,7 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from choco_envs.core.errors import ConfigError
+from choco_envs.core.errors import ConfigError, shown
+from choco_envs.core.files import MAX_COMPONENTS_BYTES, names_a_file, read_json_file
 
 
 @dataclass(frozen=True)
@@ -17,8 +18,15 @@ class Option:
     """One rule option of a game.
 
     ``allowed`` lists every legal value when the set is small (the conformance suite then
-    runs every one); ``check`` validates open-ended values (a components file, say) and
+    runs every one); ``check`` validates open-ended values (component data, say) and
     returns an error text or None.
+
+    ``json_file``: a string (or path) value names a JSON file holding the value. It is
+    read once, when the option is validated (a regular file of at most
+    ``MAX_COMPONENTS_BYTES``), and the data takes the path's place: the game's config,
+    its records and its checkpoints hold the data, never the path, so they play the same
+    anywhere. A record or a checkpoint that names a file is refused (data from elsewhere
+    must not make this machine read its files).
     """
 
     name: str
@@ -27,21 +35,32 @@ class Option:
     allowed: tuple[Any, ...] | None = None
     check: Callable[[Any], str | None] | None = None
     rule: bool = True  # a rule option changes the game; the conformance suite varies it
+    json_file: bool = False
+
+    def names_file(self, value: Any) -> bool:
+        """Whether ``value`` is a path this option would read (records refuse it)."""
+        return self.json_file and names_a_file(value)
 
     def validate(self, value: Any) -> Any:
         """The canonical value (numpy scalars become Python ones), or ConfigError naming
         the allowed values. A value matches an allowed one of its own kind only: 0 is
         not False, 1.0 is not 1."""
         value = canonical(value)
+        if self.names_file(value):
+            value = read_json_file(
+                value, f"option {self.name}: file", MAX_COMPONENTS_BYTES, ConfigError
+            )
         if self.allowed is not None and not any(same_value(value, a) for a in self.allowed):
             raise ConfigError(
-                f"option {self.name}={value!r} is not allowed; allowed values: "
+                f"option {self.name}={shown(value)} is not allowed; allowed values: "
                 f"{', '.join(repr(v) for v in self.allowed)}"
             )
         if self.check is not None:
             problem = self.check(value)
             if problem:
-                raise ConfigError(f"option {self.name}={value!r} is not allowed: {problem}")
+                raise ConfigError(
+                    f"option {self.name}={shown(value)} is not allowed: {problem:.300}"
+                )
         return value
 
 
@@ -88,13 +107,23 @@ class GameSpec:
     def option_names(self) -> list[str]:
         return ["num_players"] + [o.name for o in self.options]
 
+    def named_files(self, options: Mapping[str, Any]) -> list[str]:
+        """``name=value`` of every option in ``options`` whose value is a file path (what
+        a record or a checkpoint may not hold: it carries the data itself)."""
+        by_name = {o.name: o for o in self.options}
+        return [
+            f"{name}={str(value)!r:.80}"
+            for name, value in options.items()
+            if name in by_name and by_name[name].names_file(value)
+        ]
+
     def validate(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """Fill defaults and check every value; raise ConfigError naming what is allowed."""
         known = {o.name: o for o in self.options}
         unknown = [k for k in options if k != "num_players" and k not in known]
         if unknown:
             raise ConfigError(
-                f"unknown option(s) {', '.join(map(repr, unknown))} for {self.env_id}; "
+                f"unknown option(s) {', '.join(map(shown, unknown[:5]))} for {self.env_id}; "
                 f"known options: {', '.join(self.option_names())}"
             )
         config: dict[str, Any] = {}
@@ -117,7 +146,7 @@ class GameSpec:
             given = ", ".join(f"{o.name}={config[o.name]!r}" for o in self.options if o.rule)
             where = f" with {given}" if given and self.players_for is not None else ""
             raise ConfigError(
-                f"option num_players={num_players!r} is not allowed for {self.env_id}{where}; "
+                f"option num_players={shown(num_players)} is not allowed for {self.env_id}{where}; "
                 f"allowed values: {', '.join(map(str, allowed_players))}"
             )
         return {"num_players": num_players, **config}

@@ -7,7 +7,7 @@ Metadata fields (``read_metadata`` returns them as a dict, without importing tor
 |---|---|
 | ``format`` | ``"choco-checkpoint/2"`` |
 | ``env_id``, ``version`` | the env the policy plays and its version |
-| ``options`` | the game options it was trained with (``num_players`` and rule options) |
+| ``options`` | the game options it was trained with (``num_players`` and rule options; component data as an object: an option naming a file is refused) |
 | ``encoder`` | the observation it reads: ``"flat"`` or ``"planes"`` |
 | ``features`` | the feature function it also reads, ``{"name", "version", "size"}``, or null |
 | ``observation_shape``, ``num_actions`` | the sizes the network expects |
@@ -206,6 +206,12 @@ def check_compatible(
         raise CheckpointError(
             f"{where} was trained for {meta['env_id']} version {meta['version']}, but the "
             f"installed env is version {version}; retrain it for this version"
+        )
+    files = game_class(meta["env_id"]).spec.named_files(meta["options"])
+    if files:
+        raise CheckpointError(
+            f"{where}: its option {files[0]} names a file; a checkpoint carries its "
+            "component data (an object), never a path"
         )
     play_options = meta["options"] if options is None else options
     try:

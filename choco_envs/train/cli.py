@@ -32,6 +32,17 @@ import sys
 from choco_envs.core.errors import ChocoError
 
 ENGINES = ("ppo", "az", "rllib")
+#: ``choco train --engine rllib --help``'s description (the module's doc is the PPO one)
+RLLIB_DOC = """Train a policy on Ray RLlib (``choco_envs.integrations.rllib``, the ``rllib``
+extra; docs/scale.md): masked PPO self-play with a league, exported to this project's
+checkpoint format (``save_path``, default runs/<run_name>/final.safetensors).
+
+    choco train --engine rllib --config examples/configs/rllib/chocolates_v0.yaml
+    choco train --engine rllib --env-id le_chocolat_v0 --iterations 5 --num-env-runners 2 \\
+        --address auto
+
+A config holds only overrides of the RLlib trainer's Args; flags override the config.
+"""
 
 
 def chosen_engine(argv: list[str]) -> str:
@@ -53,6 +64,7 @@ def configure(parser: argparse.ArgumentParser, argv: list[str] | None = None) ->
         "IS-MCTS expert iteration); rllib: Ray RLlib (the rllib extra)",
     )
     if chosen_engine(argv or []) == "rllib":
+        parser.description = RLLIB_DOC
         parser.add_argument(
             "--config", metavar="FILE", help="YAML file of the RLlib trainer's Args overrides"
         )

@@ -509,7 +509,8 @@ def checkpoint_meta(
     return {
         "env_id": args.env_id,
         "version": game.spec.version,
-        "options": {k: v for k, v in game.config.items() if isinstance(v, (bool, int, float, str))},
+        # component data travels in the file (an object; the config never holds a path)
+        "options": {k: v for k, v in game.config.items() if v is not None},
         "encoder": args.encoder,
         "features": setup.inputs.metadata(),
         "observation_shape": list(setup.inputs.obs_shape),

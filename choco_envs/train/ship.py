@@ -1,9 +1,14 @@
 """Put a trained file into the shipped checkpoints, only when it is measurably better.
 
-    choco ship runs/chocolates_v0__ppo__1/final.safetensors
-    choco ship runs/x/final.safetensors --force                     # replace the shipped one
-    choco ship runs/x/final.safetensors --force --head-to-head 400  # decide by a match
+    choco ship runs/chocolates_v0__ppo/final.safetensors
+    choco ship runs/chocolates_v0__ppo/final.safetensors --force    # replace the shipped one
+    choco ship runs/chocolates_v0__ppo/final.safetensors --force --head-to-head 400
     choco ship --table                                              # regenerate the table
+
+A run's file is ``runs/<run_name>/final.safetensors``: ``choco train --config
+configs/chocolates_v0/ppo.yaml`` writes ``runs/chocolates_v0__ppo/final.safetensors``
+(the config's ``run_name``). ``--table`` only regenerates the table, and takes no
+RUN_FILE, ``--force``, ``--name`` or ``--head-to-head``.
 
 Training never writes into checkpoints/; this is the one step that does. It refuses:
 
@@ -91,6 +96,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
+        if args.table:
+            check_table_only(args)
         root = destination(args.to)
         if args.table:
             print(write_readme(root, None, None))
@@ -112,6 +119,23 @@ def run(args: argparse.Namespace) -> int:
         return 2
     print(f"shipped {shipped}")
     return 0
+
+
+def check_table_only(args: argparse.Namespace) -> None:
+    """``--table`` regenerates the table and ships nothing: refuse what would ship."""
+    given = [
+        f"RUN_FILE {args.run_file!r}" if args.run_file else "",
+        "--force" if args.force else "",
+        f"--name {args.name!r}" if args.name else "",
+        f"--head-to-head {args.head_to_head}" if args.head_to_head else "",
+    ]
+    given = [g for g in given if g]
+    if given:
+        raise ConfigError(
+            f"--table only regenerates the table and ships nothing; drop {', '.join(given)} "
+            "(to ship a file: `choco ship RUN_FILE [--force]`, which regenerates the table "
+            "too)"
+        )
 
 
 def command_line(args: argparse.Namespace) -> str:

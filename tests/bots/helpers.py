@@ -28,10 +28,11 @@ def new_env(game_cls: Any, seed: int, **options: Any) -> ChocoAECEnv:
 
 def restored(env: ChocoAECEnv, state: Any | None = None) -> ChocoAECEnv:
     """A new env continuing ``env``'s game from its record, with ``state`` (a rules
-    state of the same game) in place of the current one when given."""
+    state of the same game) in place of the current one when given: then a position set
+    up by hand, without the history (seed null, no actions) that would not lead to it."""
     record = env.save()
     if state is not None:
-        record["state"] = env.game.to_json(state)
+        record.update(state=env.game.to_json(state), seed=None, actions=[])
     other = ChocoAECEnv(type(env.game), illegal_action="raise", **env.game.config)
     other.reset(options={"state": record})
     return other

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import choco_envs
 from choco_envs.cli import COMMANDS, main
 from choco_envs.play import play
 from choco_envs.registry import list_envs
@@ -68,7 +69,7 @@ def test_list_names_each_envs_bot_kinds(capsys: pytest.CaptureFixture[str]) -> N
     --help` points to)."""
     assert main(["list"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    bots = {lines[i].split()[0]: lines[i + 2].split("bots:")[1] for i in range(0, len(lines), 3)}
+    bots = {lines[i].split()[0]: lines[i + 3].split("bots:")[1] for i in range(0, len(lines), 4)}
     assert "plan" in bots["chocolates_v0"] and "alphabeta" not in bots["chocolates_v0"]
     assert "alphabeta" in bots["le_chocolat_v0"] and "tuned" in bots["chocolatiers_v1"]
     assert all("greedy" in b and "mcts" in b and "random" in b for b in bots.values())
@@ -216,3 +217,79 @@ def test_play_says_the_place(keys: list[tuple[int]], seat: int, said: str) -> No
             return keys[p]
 
     assert verdict(Ranked(), None, seat) == said
+
+
+# ---------------------------------------------------------------- issue 26, item 7
+@pytest.mark.parametrize("typed", ["q\n", "quit\n", ""])
+def test_play_ends_with_status_0_when_the_person_quits_or_input_ends(
+    typed: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`q` and end of input are the person's own ending, not Ctrl-C's 130."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(typed))
+    assert main(["play", "chocolates_v0", "--opponents", "random", "--seed", "1"]) == 0
+    assert "game abandoned" in capsys.readouterr().err
+
+
+def test_play_keeps_130_for_an_interruption(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    class CtrlC(io.StringIO):
+        def readline(self, *args: object) -> str:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(sys, "stdin", CtrlC())
+    assert main(["play", "chocolates_v0", "--opponents", "random", "--seed", "1"]) == 130
+
+
+def test_ship_table_refuses_a_run_file_and_force(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`choco ship --table --force RUN_FILE` ignored RUN_FILE and --force without a word."""
+    run_file = str(tmp_path / "final.safetensors")
+    assert main(["ship", "--table", "--force", run_file, "--to", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--table only regenerates the table" in err
+    assert f"RUN_FILE {run_file!r}" in err and "--force" in err
+    assert not (tmp_path / "README.md").exists()
+
+
+def test_ship_help_names_the_file_choco_train_writes() -> None:
+    """The example is runs/<run_name>/final.safetensors of the config it names."""
+    import yaml
+
+    from choco_envs.train import ship
+    from choco_envs.train.ppo import Args
+
+    root = Path(__file__).resolve().parents[2]
+    config = yaml.safe_load((root / "configs/chocolates_v0/ppo.yaml").read_text())
+    written = Args(run_name=config["run_name"]).run_dir / "final.safetensors"
+    assert f"choco ship {written.as_posix()}\n" in str(ship.__doc__)
+    words = " ".join(str(ship.__doc__).split())
+    assert f"``choco train --config configs/chocolates_v0/ppo.yaml`` writes ``{written}``" in words
+
+
+def test_train_rllib_help_shows_the_rllib_examples(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["train", "--engine", "rllib", "--help"])
+    out = capsys.readouterr().out
+    assert "choco train --engine rllib --config examples/configs/rllib/" in out
+    assert "configs/chocolates_v0/ppo.yaml" not in out and "Ray RLlib" in out
+
+
+def test_unknown_options_and_choco_list_name_every_env_option(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The error listed only `num_players, components`; `choco list` showed no env option."""
+    from choco_envs.core.env import ENV_OPTIONS
+
+    assert main(["play", "chocolates_v0", "--option", "colour=red"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown option(s) 'colour'" in err and "num_players, components" in err
+    assert all(name in err for name in ENV_OPTIONS)
+    assert main(["list"]) == 0
+    blocks = capsys.readouterr().out.split("\n")
+    env_lines = [line for line in blocks if "env options:" in line]
+    assert len(env_lines) == len(choco_envs.list_envs())
+    for line in env_lines:
+        assert all(f"{name}=" in line for name in ENV_OPTIONS)
+    assert "observation='flat' ('flat'|'planes')" in env_lines[0]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -201,3 +202,48 @@ def test_render_after_the_end_never_names_a_seat_to_act(env_id: str) -> None:
     play_random(env.unwrapped, random.Random(0), 100_000)
     text = env.render()
     assert "over" in text.lower() and "to act" not in text and "player_-1" not in text
+
+
+def mid_game_with_points(env_id: str) -> Any:
+    """An env in a game not over where some seat has points (so a 0.0 is not a score)."""
+    for seed in range(50):
+        env = choco_envs.make(env_id)
+        env.reset(seed=seed)
+        raw, rng = env.unwrapped, random.Random(seed)
+        while not raw.game_over():
+            if any(raw.game.scores(raw.state_)):
+                return env
+            raw.step(rng.choice(raw.legal_actions()))
+    raise AssertionError(f"no {env_id} game with points before its end")
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_scores_after_every_kind_of_ending_are_the_games(env_id: str) -> None:
+    """Issue 26, item 5: after an illegal move ended a game, Chocolates and Le Chocolat
+    refused scores() ("they are given once the game is over") and every seat's
+    infos["final_score"] was 0.0. After any ending (an illegal move, the rules' end, a
+    finished game continued from its record) scores are the game's, in every seat's
+    infos too; the illegal move's rewards stay -1 for the offender, 0 for the others."""
+    env = mid_game_with_points(env_id)
+    raw = env.unwrapped
+    offender = env.agent_selection
+    with pytest.warns(RuntimeWarning, match="illegal move"):
+        env.step(10**6)
+    endings = [("an illegal move", raw)]
+    assert raw.rewards == {a: (-1.0 if a == offender else 0.0) for a in raw.possible_agents}
+    finished = choco_envs.make(env_id)
+    finished.reset(seed=2)
+    play_random(finished.unwrapped, random.Random(2), 100_000)
+    endings.append(("the rules", finished.unwrapped))
+    continued = choco_envs.make(env_id)
+    continued.reset(options={"state": json.loads(json.dumps(finished.unwrapped.save()))})
+    endings.append(("a finished record", continued.unwrapped))
+    for how, ended in endings:
+        assert ended.game_over(), how
+        scores = ended.game.scores(ended.state_)
+        assert ended.scores() == scores, how
+        assert ended.score_breakdown() == ended.game.score_breakdown(ended.state_), how
+        finals = [ended.infos[a]["final_score"] for a in ended.possible_agents]
+        assert finals == scores, how
+        assert all(ended.infos[a]["game_over"] == 1 for a in ended.possible_agents), how
+    assert any(raw.scores()), "the illegal ending kept the points made before it"

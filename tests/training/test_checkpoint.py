@@ -308,3 +308,62 @@ def test_board_action_head_round_trips_and_a_moved_one_is_refused(tmp_path: Path
     )
     with pytest.raises(CheckpointError, match="board of 2 channels|off the"):
         load_policy(broken, "le_chocolat_v0")
+
+
+def test_a_checkpoint_whose_options_name_a_file_is_refused_unread(tmp_path: Path) -> None:
+    """Issue 26, item 1: a copy of a shipped checkpoint whose metadata options name
+    /dev/zero made ``bots.make("policy:F")`` read until memory ran out, and ``choco eval``
+    print a traceback. A checkpoint carries component data, never a path: load_policy,
+    bots.make and choco eval refuse it at once (one line), in a process held to 1 GiB."""
+    import os
+    import subprocess
+    import sys
+
+    from choco_envs.policy.checkpoint import checkpoint_dir
+
+    folder = checkpoint_dir()
+    assert folder is not None
+    src = folder / "chocolates_v0" / "ppo.safetensors"
+    header, meta, data = parts(src)
+    options = {**meta["options"], "components": "/dev/zero"}
+    path = write(tmp_path / "named.safetensors", header, data, {**meta, "options": options})
+    code = f"""
+import contextlib, io, resource, time
+resource.setrlimit(resource.RLIMIT_AS, (2**30, 2**30))
+import choco_envs.policy.bot, safetensors.torch  # imported before the clock starts (torch loads slowly)
+from choco_envs.bots import make
+from choco_envs.cli import main
+from choco_envs.core.errors import CheckpointError
+from choco_envs.policy.checkpoint import load_policy
+for load in (lambda: load_policy({str(path)!r}), lambda: make("policy:{path}", "chocolates_v0")):
+    start = time.perf_counter()
+    try:
+        load()
+        print("ACCEPTED")
+    except CheckpointError as err:
+        print(round(time.perf_counter() - start, 3), err)
+err = io.StringIO()
+with contextlib.redirect_stderr(err):
+    code = main(["eval", "--env", "chocolates_v0", "--bots", "policy:{path}", "random",
+                 "--games", "2", "--quiet"])
+print("eval", code, repr(err.getvalue()))
+"""
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert len(lines) == 3, done.stdout
+    for line in lines[:2]:
+        seconds, message = line.split(" ", 1)
+        assert float(seconds) < BOUND_S, line
+        assert "option components='/dev/zero' names a file" in message, line
+    assert lines[2].startswith("eval 2 "), lines[2]
+    err = lines[2].split(" ", 2)[2]
+    assert "names a file" in err and "Traceback" not in err and err.count("\\n") == 1, err

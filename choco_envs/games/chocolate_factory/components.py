@@ -15,13 +15,13 @@ numbers in the docs).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from choco_envs.core.errors import ConfigError
+from choco_envs.core.files import MAX_COMPONENTS_BYTES, read_json_file
 
 #: ingredients, in die-face order; machine i processes ingredient i
 INGREDIENTS = ("cocoa", "milk", "sugar", "nuts", "butter", "fruit")
@@ -194,10 +194,7 @@ def load_components(source: str | Path | Mapping[str, Any] | None = None) -> Com
     if source is None:
         source = DEFAULT_COMPONENTS
     if isinstance(source, (str, Path)):
-        try:
-            source = json.loads(Path(source).read_text())
-        except (OSError, json.JSONDecodeError) as err:
-            raise ConfigError(f"components: cannot read {str(source)!r} as JSON ({err})") from err
+        source = read_json_file(source, "components file", MAX_COMPONENTS_BYTES, ConfigError)
     if not isinstance(source, Mapping):
         raise _fail("components", source, "None, a dict or a JSON file path")
     unknown = set(source) - {"varieties", "packages"}

@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from choco_envs.core.errors import RecordError
+from choco_envs.core.errors import RecordError, shown
 from choco_envs.games.chocolate_factory import components as cp
 from choco_envs.games.chocolate_factory.rules import (
     CLOSED,
@@ -76,10 +76,7 @@ def state_to_json(game: ChocolateFactoryRules, s: FactoryState) -> dict[str, Any
 # ================================================================ reading
 def refuse(where: str, value: Any, allowed: str) -> RecordError:
     """``chocolate_factory state.<where> = <value>; allowed: <allowed>``."""
-    shown = repr(value)
-    if len(shown) > 80:
-        shown = shown[:77] + "..."
-    return RecordError(f"{WHERE}.{where} = {shown}; allowed: {allowed}")
+    return RecordError(f"{WHERE}.{where} = {shown(value)}; allowed: {allowed}")
 
 
 def _is_int(value: Any) -> bool:
@@ -106,9 +103,9 @@ def state_from_json(game: ChocolateFactoryRules, d: Any) -> FactoryState:
     if not isinstance(d, Mapping):
         raise RecordError(f"{WHERE}: expected an object, got {type(d).__name__}")
     missing = [k for k in FIELDS if k not in d]
-    extra = sorted(str(k) for k in d if k not in FIELDS)
+    extra = [shown(k) for k in [k for k in d if k not in FIELDS][:5]]
     if missing or extra:
-        problem = f"missing {missing}" if missing else f"unknown {extra}"
+        problem = f"missing {missing}" if missing else f"unknown [{', '.join(extra)}]"
         raise RecordError(f"{WHERE}: fields {problem}; allowed: exactly {list(FIELDS)}")
     s = _read_fields(game, d)
     _check_clock(game, s)

@@ -63,7 +63,8 @@ SPEC = GameSpec(
         Option("packages", True, "False plays 'Ohne Pakete': nothing is packed, only "
                "variety points (with refinements) count", allowed=(True, False)),
         Option("components", None, "component data: None (the authored set), a dict or a "
-               "JSON file path", check=cp.check_components, rule=False),
+               "JSON file path", check=cp.check_components, rule=False,
+               json_file=True),
     ),
 )  # fmt: skip
 

@@ -18,7 +18,6 @@ kind are indistinguishable. A game holds what it loaded as ``game.components``
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from choco_envs.core.errors import ConfigError
+from choco_envs.core.files import MAX_COMPONENTS_BYTES, read_json_file
 
 TYPES: tuple[str, ...] = ("dark", "brown", "white", "green", "pink", "gold")
 SHAPES: tuple[str, ...] = ("round", "triangular", "hexagonal")
@@ -197,12 +197,7 @@ def _load_chocolates(source: str | Path | Mapping[str, Any] | None) -> list[int]
 
 
 def _read_json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text())
-    except OSError as err:
-        raise ConfigError(f"components file {str(path)!r} cannot be read: {err}") from err
-    except json.JSONDecodeError as err:
-        raise ConfigError(f"components file {str(path)!r} is not valid JSON: {err}") from err
+    return read_json_file(path, "components file", MAX_COMPONENTS_BYTES, ConfigError)
 
 
 def _kinds_from_table(table: Any) -> list[int]:

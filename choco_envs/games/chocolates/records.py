@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from choco_envs.core.errors import RecordError
+from choco_envs.core.errors import RecordError, shown
 from choco_envs.core.game import require
 from choco_envs.games.chocolates.components import (
     GRID_CELLS,
@@ -84,14 +84,14 @@ def state_from_json(game: ChocolatesRules, d: Mapping[str, Any]) -> ChocolatesSt
     """Rebuild a state from :func:`state_to_json`; RecordError names the bad field."""
     _check_keys(d, FIELDS, WHERE)
     if require(d, "game", str, WHERE) != game.spec.env_id:
-        raise RecordError(f"{WHERE}.game = {d['game']!r}; allowed: {game.spec.env_id!r}")
+        raise RecordError(f"{WHERE}.game = {shown(d['game'])}; allowed: {game.spec.env_id!r}")
     n = game.num_players
     layout = [_kind(name, i) for i, name in enumerate(_list(d, "layout", NUM_CHOCOLATES))]
     revealed = _list(d, "revealed", NUM_CHOCOLATES)
     for pos, flag in enumerate(revealed):
         if not isinstance(flag, bool):
-            raise RecordError(f"{WHERE}.revealed[{pos}] = {flag!r}; allowed: true, false")
-    pile = [_card(c, f"pile[{i}]") for i, c in enumerate(require(d, "pile", list, WHERE))]
+            raise RecordError(f"{WHERE}.revealed[{pos}] = {shown(flag)}; allowed: true, false")
+    pile = [_card(c, f"pile[{i}]") for i, c in enumerate(_list(d, "pile", NUM_CARDS, exact=False))]
     display = [
         -1 if c is None else _card(c, f"display[{i}]")
         for i, c in enumerate(_list(d, "display", DISPLAY_SIZE))
@@ -138,15 +138,21 @@ def state_from_json(game: ChocolatesRules, d: Mapping[str, Any]) -> ChocolatesSt
 def _check_keys(d: Any, allowed: Sequence[str], where: str) -> None:
     if not isinstance(d, Mapping):
         raise RecordError(f"{where}: expected an object, got {type(d).__name__}")
-    unknown = sorted(str(k) for k in d if k not in allowed)
+    unknown = [k for k in d if k not in allowed]
     if unknown:
-        raise RecordError(f"{where}: unknown field(s) {unknown}; allowed: {', '.join(allowed)}")
+        raise RecordError(
+            f"{where}: unknown field(s) [{', '.join(map(shown, unknown[:5]))}"
+            f"{', ...' if len(unknown) > 5 else ''}]; allowed: {', '.join(allowed)}"
+        )
 
 
-def _list(d: Mapping[str, Any], key: str, size: int) -> list[Any]:
+def _list(d: Mapping[str, Any], key: str, size: int, exact: bool = True) -> list[Any]:
+    """A list of exactly (or, not ``exact``, at most) ``size`` entries, refused by its
+    length before any entry is read."""
     value = require(d, key, list, WHERE)
-    if len(value) != size:
-        raise RecordError(f"{WHERE}.{key}: {len(value)} entries; allowed: exactly {size}")
+    if len(value) > size or (exact and len(value) != size):
+        allowed = f"exactly {size}" if exact else f"at most {size}"
+        raise RecordError(f"{WHERE}.{key}: {len(value):,} entries; allowed: {allowed}")
     return value
 
 
@@ -154,7 +160,7 @@ def _kind(name: Any, pos: int) -> int:
     parts = name.split() if isinstance(name, str) else []
     if len(parts) != 2 or parts[0] not in TYPES or parts[1] not in SHAPES:
         raise RecordError(
-            f"{WHERE}.layout[{pos}] = {name!r}; allowed: '<type> <shape>' with a type of "
+            f"{WHERE}.layout[{pos}] = {shown(name)}; allowed: '<type> <shape>' with a type of "
             f"{', '.join(TYPES)} and a shape of {', '.join(SHAPES)}"
         )
     return kind_of(parts[0], parts[1])
@@ -162,7 +168,9 @@ def _kind(name: Any, pos: int) -> int:
 
 def _card(value: Any, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value not in range(NUM_CARDS):
-        raise RecordError(f"{WHERE}.{where} = {value!r}; allowed: a card id 0..{NUM_CARDS - 1}")
+        raise RecordError(
+            f"{WHERE}.{where} = {shown(value)}; allowed: a card id 0..{NUM_CARDS - 1}"
+        )
     return value
 
 
@@ -171,13 +179,13 @@ def _held(entry: Any, where: str) -> int:
     card = _card(require(entry, "card", int, f"{WHERE}.{where}"), f"{where}.card")
     side = require(entry, "side", str, f"{WHERE}.{where}")
     if side not in SIDE_NAMES:
-        raise RecordError(f"{WHERE}.{where}.side = {side!r}; allowed: 'true', 'false'")
+        raise RecordError(f"{WHERE}.{where}.side = {shown(side)}; allowed: 'true', 'false'")
     return 2 * card + SIDE_NAMES.index(side)
 
 
 def _count(value: Any, where: str, most: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value not in range(most + 1):
-        raise RecordError(f"{WHERE}.{where} = {value!r}; allowed: 0..{most}")
+        raise RecordError(f"{WHERE}.{where} = {shown(value)}; allowed: 0..{most}")
     return value
 
 

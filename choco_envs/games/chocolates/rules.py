@@ -171,6 +171,7 @@ SPEC = GameSpec(
             "counts must match the printed totals",
             check=check_components_option,
             rule=False,
+            json_file=True,
         ),
     ),
 )

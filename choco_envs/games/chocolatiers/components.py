@@ -25,13 +25,13 @@ path to a JSON file or a dict of the shape returned by :func:`components_to_dict
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from choco_envs.core.errors import ConfigError
+from choco_envs.core.errors import ConfigError, shown
+from choco_envs.core.files import MAX_COMPONENTS_BYTES, read_json_file
 
 #: the six chocolate types, in the order used everywhere (observations, actions)
 TYPES: tuple[str, ...] = ("truffle", "nut_cluster", "raspberry", "mint", "blueberry", "violet")
@@ -150,16 +150,13 @@ def load_components(source: str | Path | Mapping[str, Any], edition: str) -> Com
     """Read and validate component data (a JSON file path or a dict) for ``edition``."""
     _check_edition(edition)
     if isinstance(source, (str, Path)):
-        try:
-            data = json.loads(Path(source).read_text())
-        except (OSError, ValueError) as err:
-            raise ConfigError(f"components file {str(source)!r} cannot be read: {err}") from err
+        data = read_json_file(source, "components file", MAX_COMPONENTS_BYTES, ConfigError)
     else:
         data = source
     if not isinstance(data, Mapping):
         raise ConfigError(f"components: expected an object, got {type(data).__name__}")
     known = {"edition", "card_counts", "tiles", "score_tiles"}
-    unknown = sorted(set(data) - known)
+    unknown = [shown(k) for k in [k for k in data if k not in known][:5]]
     if unknown:
         raise ConfigError(f"components: unknown field(s) {unknown}; known: {sorted(known)}")
     if data.get("edition", edition) != edition:

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from choco_envs.core.errors import RecordError
+from choco_envs.core.errors import RecordError, shown
 from choco_envs.games.chocolatiers.components import TYPES, components_to_dict
 from choco_envs.games.chocolatiers.rules import (
     CHOOSE,
@@ -58,6 +58,8 @@ if TYPE_CHECKING:
 
 RECORD_VERSION = 1
 WHERE = "chocolatiers state"
+#: the spaces of a Sampler's 6x6 grid: the most wilds a record may list as placed
+SAMPLER_SPACES = 36
 #: the top-level fields of a record, in the order written
 FIELDS = (
     "version", "edition", "components", "turn", "player", "phase", "actions_left",
@@ -124,10 +126,7 @@ def _named(counts: Sequence[int]) -> dict[str, int]:
 # ================================================================ reading
 def refuse(where: str, value: Any, allowed: str) -> RecordError:
     """``chocolatiers state.<where> = <value>; allowed: <allowed>``."""
-    shown = repr(value)
-    if len(shown) > 80:
-        shown = shown[:77] + "..."
-    return RecordError(f"{WHERE}.{where} = {shown}; allowed: {allowed}")
+    return RecordError(f"{WHERE}.{where} = {shown(value)}; allowed: {allowed}")
 
 
 def refuse_count(where: str, count: int, what: str, allowed: str) -> RecordError:
@@ -139,9 +138,9 @@ def _object(value: Any, where: str, keys: Sequence[str]) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
         raise refuse(where, value, f"an object with the fields {', '.join(keys)}")
     missing = [k for k in keys if k not in value]
-    extra = sorted(str(k) for k in value if k not in keys)
+    extra = [shown(k) for k in [k for k in value if k not in keys][:5]]
     if missing or extra:
-        problem = f"missing {missing}" if missing else f"unknown {extra}"
+        problem = f"missing {missing}" if missing else f"unknown [{', '.join(extra)}]"
         raise RecordError(f"{WHERE}.{where}: fields {problem}; allowed: exactly {list(keys)}")
     return value
 
@@ -158,10 +157,14 @@ def _bool(value: Any, where: str) -> bool:
     return value
 
 
-def _list(value: Any, where: str, length: int | None = None) -> list[Any]:
+def _list(value: Any, where: str, length: int | None = None, most: int | None = None) -> list[Any]:
+    """A list of exactly ``length`` or at most ``most`` entries, refused by its length
+    before any entry is read."""
     if not isinstance(value, list) or (length is not None and len(value) != length):
         size = "a list" if length is None else f"a list of {length} entries"
         raise refuse(where, value, size)
+    if most is not None and len(value) > most:
+        raise refuse_count(where, len(value), "entries", f"at most {most}")
     return value
 
 
@@ -218,7 +221,7 @@ def _read_fields(game: ChocolatiersRules, rec: Mapping[str, Any]) -> Chocolatier
     s.over = _bool(rec["over"], "over")
     s.tray = _counts(rec["tray"], "tray", cards)
     s.discard = _counts(rec["discard"], "discard", cards)
-    deck = _list(rec["deck"], "deck")
+    deck = _list(rec["deck"], "deck", most=cards)
     for i, name in enumerate(deck):
         if name not in TYPES:
             raise refuse(f"deck[{i}]", name, ", ".join(TYPES))
@@ -230,13 +233,13 @@ def _read_fields(game: ChocolatiersRules, rec: Mapping[str, Any]) -> Chocolatier
     s.stacks = [
         [
             _tile(v, f"stacks[{i}][{j}]", tiles, none=False)
-            for j, v in enumerate(_list(st, f"stacks[{i}]"))
+            for j, v in enumerate(_list(st, f"stacks[{i}]", most=tiles))
         ]
         for i, st in enumerate(stacks)
     ]
     s.unused = [
         _tile(v, f"unused[{i}]", tiles, none=False)
-        for i, v in enumerate(_list(rec["unused"], "unused"))
+        for i, v in enumerate(_list(rec["unused"], "unused", most=tiles))
     ]
     players = _list(rec["players"], "players", n)
     s.hand, s.known, s.unknown, s.wilds, s.reserved = [], [], [], [], []
@@ -303,7 +306,9 @@ def _read_sampler(
             "in row 0 and one in col 0"
         )
     s.occ[q], s.ntiles[q] = occ, len(sampler)
-    for i, value in enumerate(_list(p["wilds_placed"], f"{where}.wilds_placed")):
+    for i, value in enumerate(
+        _list(p["wilds_placed"], f"{where}.wilds_placed", most=SAMPLER_SPACES)
+    ):
         at = f"{where}.wilds_placed[{i}]"
         pair = _list(value, at, 2)
         space = 6 * _int(pair[0], f"{at}[0]", 0, 5) + _int(pair[1], f"{at}[1]", 0, 5)

@@ -287,6 +287,7 @@ SPEC = GameSpec(
             "component data: None for the authored set, or a JSON path / dict",
             check=_check_components_option,
             rule=False,
+            json_file=True,
         ),
     ),
     players_for=players_for,

@@ -20,7 +20,6 @@ tile of each linked flavor) or under ``majority`` (VP for strictly the most tile
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from choco_envs.core.errors import ConfigError
+from choco_envs.core.files import MAX_COMPONENTS_BYTES, read_json_file
 
 #: tiles in the box; one goes back unseen and 35 fill the grid
 TOTAL_TILES = 36
@@ -166,12 +166,7 @@ def load_components(source: Any = None) -> Components:
     if source is None:
         data: Any = DEFAULT_COMPONENTS
     elif isinstance(source, (str, Path)):
-        try:
-            data = json.loads(Path(source).read_text())
-        except (OSError, json.JSONDecodeError) as err:
-            raise ConfigError(
-                f"components file {str(source)!r} cannot be read as JSON: {err}"
-            ) from err
+        data = read_json_file(source, "components file", MAX_COMPONENTS_BYTES, ConfigError)
     else:
         data = source
     if not isinstance(data, Mapping) or set(data) != {"tiles", "cards"}:

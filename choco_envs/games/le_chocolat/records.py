@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from choco_envs.core.errors import RecordError
+from choco_envs.core.errors import RecordError, shown
 from choco_envs.core.game import require
 from choco_envs.games.le_chocolat import grid
 from choco_envs.games.le_chocolat.components import BLANK
@@ -74,7 +74,7 @@ def state_from_json(game: LeChocolatRules, d: Mapping[str, Any]) -> LeChocolatSt
     s.card = _card_from_json(game, require(d, "card", str, where), where)
     phase_name = require(d, "phase", str, where)
     if phase_name not in PHASE_NAMES:
-        raise RecordError(f"{where}.phase = {phase_name!r}; allowed: {', '.join(PHASE_NAMES)}")
+        raise RecordError(f"{where}.phase = {shown(phase_name)}; allowed: {', '.join(PHASE_NAMES)}")
     s.phase = PHASE_NAMES.index(phase_name)
     s.player = require(d, "player", int, where)
     tiles = require(d, "tiles", list, where)
@@ -100,22 +100,22 @@ def _check_fields(d: Any, allowed: tuple[str, ...], where: str) -> None:
     otherwise be dropped without a word)."""
     if not isinstance(d, Mapping):
         raise RecordError(f"{where}: expected an object, got {type(d).__name__}")
-    unknown = sorted(str(k) for k in d if k not in allowed)
+    unknown = [k for k in d if k not in allowed]
     if unknown:
         raise RecordError(
-            f"{where}: unknown field(s) {', '.join(map(repr, unknown))}; allowed: "
-            f"{', '.join(allowed)}"
+            f"{where}: unknown field(s) {', '.join(map(shown, unknown[:5]))}"
+            f"{' ...' if len(unknown) > 5 else ''}; allowed: {', '.join(allowed)}"
         )
 
 
 def _card_from_json(game: LeChocolatRules, card: str, where: str) -> int:
     names = game.components.card_names
     if card not in names:
-        raise RecordError(f"{where}.card = {card!r}; allowed: {', '.join(map(repr, names))}")
+        raise RecordError(f"{where}.card = {shown(card)}; allowed: {', '.join(map(repr, names))}")
     index = names.index(card)
     if game.fixed_card is not None and index != game.fixed_card:
         raise RecordError(
-            f"{where}.card = {card!r}; this game's option scoring_card fixes "
+            f"{where}.card = {shown(card)}; this game's option scoring_card fixes "
             f"{names[game.fixed_card]!r}"
         )
     return index
@@ -128,10 +128,10 @@ def _tile_from_json(
     flavors = game.components.flavors
     name = require(t, "flavor", str, where)
     if name != BLANK and name not in flavors:
-        raise RecordError(f"{where}.flavor = {name!r}; allowed: {', '.join(flavors)}, {BLANK}")
+        raise RecordError(f"{where}.flavor = {shown(name)}; allowed: {', '.join(flavors)}, {BLANK}")
     face = require(t, "face_up", str, where)
     if face not in FACES:
-        raise RecordError(f"{where}.face_up = {face!r}; allowed: {', '.join(FACES)}")
+        raise RecordError(f"{where}.face_up = {shown(face)}; allowed: {', '.join(FACES)}")
     flavor = flavors.index(name) if name != BLANK else -1
     if flavor < 0 and face == "flavor":
         raise RecordError(
@@ -139,11 +139,18 @@ def _tile_from_json(
         )
     owner = require(t, "owner", int, where) if on_grid else -1
     if owner not in (-1, 0, 1):
-        raise RecordError(f"{where}.owner = {owner!r}; allowed: -1 (on the table), 0, 1")
+        raise RecordError(f"{where}.owner = {shown(owner)}; allowed: -1 (on the table), 0, 1")
     return flavor, face == "flavor", owner
 
 
 def _chunks_from_json(chunks: list[Any], owner: list[int], where: str) -> list[int]:
+    """The chunks' rectangles; refused by their number first (at most one a cell), and
+    checked against the unclaimed tiles in one pass."""
+    if len(chunks) > grid.CELLS:
+        raise RecordError(
+            f"{where}.chunks: {len(chunks):,} chunks; allowed: at most {grid.CELLS} (a chunk "
+            "covers one tile or more)"
+        )
     chunk_at = [-1] * grid.CELLS
     covered: list[int] = []
     for i, chunk in enumerate(chunks):
@@ -151,7 +158,7 @@ def _chunks_from_json(chunks: list[Any], owner: list[int], where: str) -> list[i
         _check_fields(chunk, CHUNK_FIELDS, at)
         name = require(chunk, "top_left", str, at)
         if name not in CELL_NAMES:
-            raise RecordError(f"{at}.top_left = {name!r}; allowed: a1..g5")
+            raise RecordError(f"{at}.top_left = {shown(name)}; allowed: a1..g5")
         cell = CELL_NAMES.index(name)
         key = (
             cell // grid.WIDTH,
@@ -166,9 +173,10 @@ def _chunks_from_json(chunks: list[Any], owner: list[int], where: str) -> list[i
         covered.extend(grid.RECT_CELLS[rect])
     table = [c for c in range(grid.CELLS) if owner[c] == -1]
     if sorted(covered) != table:
-        twice = sorted({CELL_NAMES[c] for c in covered if covered.count(c) > 1})
-        claimed = sorted({CELL_NAMES[c] for c in covered if owner[c] != -1})
-        bare = [CELL_NAMES[c] for c in table if c not in covered]
+        times = Counter(covered)
+        twice = sorted(CELL_NAMES[c] for c, k in times.items() if k > 1)
+        claimed = sorted(CELL_NAMES[c] for c in times if owner[c] != -1)
+        bare = [CELL_NAMES[c] for c in table if c not in times]
         raise RecordError(
             f"{where}.chunks must cover exactly the unclaimed tiles (owner -1), each once: "
             f"covered twice {twice}, claimed but in a chunk {claimed}, unclaimed but in no "
@@ -201,10 +209,10 @@ def _check_turn(s: LeChocolatState, where: str) -> None:
                 f"{where}.phase = 'over' but {s.tiles_left} tile(s) are unclaimed (owner -1)"
             )
         if s.player != -1:
-            raise RecordError(f"{where}.player = {s.player!r}; a game over has player -1")
+            raise RecordError(f"{where}.player = {shown(s.player)}; a game over has player -1")
         return
     if s.player not in (0, 1):
-        raise RecordError(f"{where}.player = {s.player!r}; allowed in a live game: 0, 1")
+        raise RecordError(f"{where}.player = {shown(s.player)}; allowed in a live game: 0, 1")
     if not s.tiles_left:
         raise RecordError(
             f"{where}.phase = {PHASE_NAMES[s.phase]!r} but every tile is claimed: "

@@ -20,7 +20,7 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
-from choco_envs.core.errors import ConfigError
+from choco_envs.core.errors import ConfigError, shown
 from choco_envs.core.game import Game, Rng
 from choco_envs.core.spec import GameSpec, Option
 from choco_envs.games.le_chocolat import grid
@@ -232,6 +232,7 @@ class LeChocolatRules(Game[LeChocolatState]):
                 "tile set and scoring cards: None (the authored set), a dict or a JSON path",
                 check=check_components_option,
                 rule=False,
+                json_file=True,
             ),
         ),
     )
@@ -250,13 +251,13 @@ class LeChocolatRules(Game[LeChocolatState]):
         if isinstance(choice, str):
             if choice not in names:
                 raise ConfigError(
-                    f"option scoring_card={choice!r} is not allowed; allowed: None, "
+                    f"option scoring_card={shown(choice)} is not allowed; allowed: None, "
                     f"0..{len(names) - 1}, or one of {', '.join(map(repr, names))}"
                 )
             return names.index(choice)
         if not 0 <= choice < len(names):
             raise ConfigError(
-                f"option scoring_card={choice!r} is not allowed; allowed: None, "
+                f"option scoring_card={shown(choice)} is not allowed; allowed: None, "
                 f"0..{len(names) - 1}, or one of {', '.join(map(repr, names))}"
             )
         return int(choice)

@@ -80,7 +80,7 @@ def test_user_components_replace_the_authored_set(tmp_path) -> None:
 
 
 def test_unreadable_components_file_is_refused(tmp_path) -> None:
-    with pytest.raises(ConfigError, match="cannot read"):
+    with pytest.raises(ConfigError, match="cannot be read: no such file"):
         ChocolateFactoryGame(components=str(tmp_path / "missing.json"))
 
 
