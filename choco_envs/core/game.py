@@ -185,6 +185,24 @@ class Game(ABC, Generic[S]):
         return self.encoders[encoding].encode(s, player)
 
 
+def shuffle(rng: Rng, items: list[Any]) -> None:
+    """``rng.shuffle(items)``, the same permutation from the same random stream (and the
+    stream left in the same place), with the draw inlined: search shuffles hidden cards
+    thousands of times a move. Any other kind of rng is left to its own ``shuffle``."""
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        # random.Random._randbelow(i + 1), as shuffle draws it
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
 def rank_returns(keys: Sequence[tuple[float, ...]]) -> list[float]:
     """Rank-based returns from ranking keys (higher is better), ties sharing places."""
     n = len(keys)

@@ -63,3 +63,31 @@ def test_encode_batch_refuses_mismatched_input() -> None:
     with pytest.raises(ValueError, match="out has shape"):
         encoder.encode_batch([s], [0], np.zeros((2, *encoder.shape), dtype=np.float32))
     assert encoder.encode_batch([], []).shape == (0, *encoder.shape)
+
+
+def test_shuffle_is_random_shuffle_draw_for_draw() -> None:
+    """The inlined shuffle of the rules gives ``random.Random.shuffle``'s permutation and
+    leaves the stream where it leaves it, for every length (rejection draws included)."""
+    from choco_envs.core.game import shuffle
+
+    for seed in range(30):
+        for length in (0, 1, 2, 3, 5, 17, 33, 64):
+            a, b = random.Random(seed), random.Random(seed)
+            xs, ys = list(range(length)), list(range(length))
+            a.shuffle(xs)
+            shuffle(b, ys)
+            assert xs == ys and a.random() == b.random()
+
+
+@pytest.mark.parametrize(("env_id", "options"), _configs(), ids=lambda v: str(v))
+def test_copy_covers_every_field_and_shares_no_list(env_id: str, options: dict[str, object]) -> None:
+    """The written-out ``copy`` of every state: every slot equal, no list shared."""
+    game = make_game(env_id, **options)
+    for s, _ in _states(game, 40, seed=3):
+        c = game.copy(s)  # type: ignore[attr-defined]
+        for name in type(s).__slots__:
+            a, b = getattr(s, name), getattr(c, name)
+            assert a == b, name
+            if isinstance(a, list):
+                assert a is not b, name
+                assert all(x is not y for x, y in zip(a, b, strict=True) if isinstance(x, list))

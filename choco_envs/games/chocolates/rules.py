@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from choco_envs.core.game import Game, Rng
+from choco_envs.core.game import Game, Rng, shuffle
 from choco_envs.core.spec import GameSpec, Option
 from choco_envs.games.chocolates.components import (
     GRID_CELLS,
@@ -193,9 +193,9 @@ class ChocolatesRules(Game[ChocolatesState]):
         """Shuffle the chocolates into the grid and beside it, shuffle the prediction
         pile and draw the display of 3."""
         layout = list(self.components.chocolates)
-        rng.shuffle(layout)
+        shuffle(rng, layout)
         pile = list(range(NUM_CARDS))
-        rng.shuffle(pile)
+        shuffle(rng, pile)
         display = [pile.pop() for _ in range(DISPLAY_SIZE)]
         return ChocolatesState(layout, pile, display, self.num_players)
 
@@ -331,11 +331,11 @@ class ChocolatesRules(Game[ChocolatesState]):
         # sorted first, so that the sample depends only on what is public (which kinds
         # and cards are still unseen) and on rng, never on their true order
         kinds = sorted(s.layout[pos] for pos in hidden)
-        rng.shuffle(kinds)
+        shuffle(rng, kinds)
         for pos, kind in zip(hidden, kinds, strict=True):
             new.layout[pos] = kind
         new.pile.sort()
-        rng.shuffle(new.pile)
+        shuffle(rng, new.pile)
         return new
 
     def unseen_kinds(self, s: ChocolatesState) -> list[int]:

@@ -38,7 +38,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from choco_envs.core.game import Game
+from choco_envs.core.game import Game, shuffle
 from choco_envs.core.spec import GameSpec, Option
 from choco_envs.games.chocolatiers.components import (
     EDITIONS,
@@ -503,7 +503,7 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         n = self.num_players
         s = ChocolatiersState.__new__(ChocolatiersState)
         deck = [t for t in range(NT) for _ in range(self.components.card_counts[t])]
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         s.hand = [0] * (n * NT)
         for p in range(n):
             for _ in range(3):
@@ -515,7 +515,7 @@ class ChocolatiersRules(Game[ChocolatiersState]):
             s.tray[deck.pop()] += 1
         s.deck, s.reshuffled, s.discard = deck, False, [0] * NT
         tiles = list(range(self.num_tiles))
-        rng.shuffle(tiles)
+        shuffle(rng, tiles)
         if self.classic:
             size = self.stack_size
             piles = [tiles[i * size : (i + 1) * size] for i in range(LINE_SIZE)]
@@ -761,7 +761,7 @@ class ChocolatiersRules(Game[ChocolatiersState]):
                 if not any(s.discard):
                     return
                 deck.extend(t for t in range(NT) for _ in range(s.discard[t]))
-                rng.shuffle(deck)
+                shuffle(rng, deck)
                 s.discard = [0] * NT
                 s.reshuffled = True
             tray[deck.pop()] += 1
@@ -934,14 +934,14 @@ class ChocolatiersRules(Game[ChocolatiersState]):
                 d.hand[paying * NT + t] += drawn[t]
                 pool[t] -= drawn[t]
         cards = [t for t in range(NT) for _ in range(pool[t])]
-        rng.shuffle(cards)
+        shuffle(rng, cards)
         for q in others:
             if q != paying:
                 for _ in range(s.unknown[q]):
                     d.hand[q * NT + cards.pop()] += 1
         if s.reshuffled:
             cards = sorted(s.deck)
-            rng.shuffle(cards)
+            shuffle(rng, cards)
         d.deck = cards
         if self.classic:
             self._resample_classic_tiles(d, rng)
@@ -971,7 +971,7 @@ class ChocolatiersRules(Game[ChocolatiersState]):
     def _resample_standard_stack(d: ChocolatiersState, rng: random.Random) -> None:
         """The face-down stack: its tiles are known (those not seen), not their order."""
         stack = sorted(d.stacks[0])
-        rng.shuffle(stack)
+        shuffle(rng, stack)
         d.stacks[0] = stack
 
     @staticmethod
@@ -979,7 +979,7 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         """The tiles under the stack tops and those back in the box are one unseen pool:
         dealt again into the same places."""
         pool = sorted([t for st in d.stacks for t in st] + d.unused)
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         for st in d.stacks:
             for i in range(len(st)):
                 st[i] = pool.pop()
