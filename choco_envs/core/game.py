@@ -163,6 +163,8 @@ class Game(ABC, Generic[S]):
 
     def check_action_range(self, s: S, action: Any) -> int:
         """Turn ``action`` into an int in range, or raise IllegalActionError."""
+        if type(action) is int and 0 <= action < self.num_actions:
+            return action  # the common case, first
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
                 action = int(action)

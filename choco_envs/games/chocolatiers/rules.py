@@ -157,6 +157,11 @@ PLACEMENTS: tuple[Mapping[int, tuple[int, int, int]], ...] = tuple(
 )
 #: per occupancy, the legal placement positions in increasing order
 LEGAL_POSITIONS = tuple(tuple(sorted(table)) for table in PLACEMENTS)
+#: per occupancy, the legal place actions (every legal position, every rotation)
+PLACE_ACTIONS = tuple(
+    tuple(PLACE + 4 * pos + r for pos in positions for r in range(4))
+    for positions in LEGAL_POSITIONS
+)
 
 
 def _reachable_occupancies() -> frozenset[int]:
@@ -297,15 +302,14 @@ def cheapest_payment(hand: Sequence[int], base: int, cost: Sequence[int]) -> tup
     chocolate"). Paying singly is never worse, so every chocolate is paid singly where
     possible and the rest with pairs of the surplus cards."""
     single = pairs = missing = 0
-    for t in range(NT):
-        have, want = hand[base + t], cost[t]
+    for have, want in zip(hand[base : base + NT], cost, strict=True):
         if have >= want:
             single += want
             pairs += (have - want) >> 1
         else:
             single += have
             missing += want - have
-    covered = min(pairs, missing)
+    covered = pairs if pairs < missing else missing
     return single + 2 * covered, missing - covered
 
 
@@ -324,6 +328,14 @@ def single_best(values: Sequence[int]) -> int:
     if values.count(top) > 1:
         return -1
     return values.index(top)
+
+
+def single_best_batch(values: np.ndarray) -> np.ndarray:
+    """:func:`single_best` of every row of ``values`` (..., seats) at once (a test ties
+    the two): the seat with the strictly largest value, else -1."""
+    top = values.max(axis=-1, keepdims=True)
+    ties = (values == top).sum(axis=-1)
+    return np.where(ties == 1, values.argmax(axis=-1), -1)
 
 
 def action_kind(a: int) -> tuple[int, int]:
@@ -543,10 +555,11 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         return s.copy()
 
     def legal_mask(self, s: ChocolatiersState) -> np.ndarray:
-        mask = np.zeros(NUM_ACTIONS, dtype=bool)
-        if not s.over:
-            mask[self.legal_actions(s)] = True
-        return mask
+        """``legal_actions`` as a mask, built in a bytearray and viewed without a copy."""
+        mask = bytearray(NUM_ACTIONS)
+        for a in self.legal_actions(s):
+            mask[a] = 1
+        return np.frombuffer(mask, dtype=bool)
 
     def legal_actions(self, s: ChocolatiersState) -> list[int]:
         if s.over:
@@ -560,7 +573,7 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         if phase == PAY:
             return self._payments(s)
         if phase == PLACE_TILE:
-            return [PLACE + 4 * pos + r for pos in LEGAL_POSITIONS[s.occ[p]] for r in range(4)]
+            return list(PLACE_ACTIONS[s.occ[p]])
         base = p * NT
         return [DISCARD + t for t in range(NT) if s.hand[base + t]]
 
@@ -574,13 +587,13 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         if K_EXCHANGE in kinds and sum(tray) >= self.exchange_min_tray:
             acts += [GIVE + t for t in range(NT) if hand[base + t]]
         if K_BOX in kinds and s.ntiles[p] < MAX_TILES:
-            cost = self.tile_cost
+            cost, own = self.tile_cost, hand[base : base + NT]
             acts += [
                 BOX + i
                 for i, tile in enumerate(s.display)
-                if tile >= 0 and payable(hand, base, cost[tile])
+                if tile >= 0 and payable(own, 0, cost[tile])
             ]
-            if s.reserved[p] >= 0 and payable(hand, base, cost[s.reserved[p]]):
+            if s.reserved[p] >= 0 and payable(own, 0, cost[s.reserved[p]]):
                 acts.append(BOX_RESERVED)
         if K_RESERVE in kinds and s.reserved[p] < 0 and s.wilds[p] > 0:
             acts += [RESERVE + i for i, tile in enumerate(s.display) if tile >= 0]
@@ -870,6 +883,28 @@ class ChocolatiersRules(Game[ChocolatiersState]):
             if seat >= 0:
                 total[seat] += value
         return total
+
+    def totals_batch(
+        self,
+        groups: np.ndarray,
+        points: np.ndarray,
+        wilds: np.ndarray,
+        n34: np.ndarray,
+        first: np.ndarray,
+    ) -> np.ndarray:
+        """:meth:`totals` of many states at once (a test ties the two), from their fields
+        stacked: ``groups`` (B, n * 6), ``points``, ``wilds``, ``n34`` (B, n), ``first``
+        (B,). The Score tiles go as in :meth:`award`."""
+        n = self.num_players
+        total = points + wilds
+        seats = np.arange(n)
+        by_type = groups.reshape(-1, n, NT).transpose(0, 2, 1)  # (B, type, seat)
+        winners = [single_best_batch(by_type), first[:, None]]
+        if self.majority_score is not None:
+            winners.append(single_best_batch(n34)[:, None])
+        won = np.concatenate(winners, axis=1)  # (B, Score tiles), in award's order
+        values = np.asarray(self.score_values)
+        return total + ((won[:, :, None] == seats) * values[:, None]).sum(axis=1)
 
     @property
     def scores_public(self) -> bool:

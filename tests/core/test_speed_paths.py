@@ -1,5 +1,7 @@
-"""``Encoder.encode_batch`` gives, row for row, exactly what ``encode`` gives: for every
-registered env, every encoder, on states met in random play, seen by every seat."""
+"""The fast paths search uses give exactly what the plain forms give: ``encode_batch`` row
+for row what ``encode`` gives (every registered env, every encoder, states met in random
+play, seen by every seat), the inlined shuffle ``random.Random.shuffle``'s permutation,
+the written-out copies every field, and the vectorised Chocolatiers totals ``totals``."""
 
 from __future__ import annotations
 
@@ -80,7 +82,9 @@ def test_shuffle_is_random_shuffle_draw_for_draw() -> None:
 
 
 @pytest.mark.parametrize(("env_id", "options"), _configs(), ids=lambda v: str(v))
-def test_copy_covers_every_field_and_shares_no_list(env_id: str, options: dict[str, object]) -> None:
+def test_copy_covers_every_field_and_shares_no_list(
+    env_id: str, options: dict[str, object]
+) -> None:
     """The written-out ``copy`` of every state: every slot equal, no list shared."""
     game = make_game(env_id, **options)
     for s, _ in _states(game, 40, seed=3):
@@ -91,3 +95,23 @@ def test_copy_covers_every_field_and_shares_no_list(env_id: str, options: dict[s
             if isinstance(a, list):
                 assert a is not b, name
                 assert all(x is not y for x, y in zip(a, b, strict=True) if isinstance(x, list))
+
+
+@pytest.mark.parametrize("edition", ["standard", "classic"])
+def test_chocolatiers_totals_batch_is_totals(edition: str) -> None:
+    """The vectorised totals (Score tiles by ``single_best``, First, wilds, tile points)
+    equal ``totals`` state by state, ties for the largest group included."""
+    from choco_envs.games.chocolatiers.rules import single_best, single_best_batch
+
+    for n in (2, 3, 4):
+        game = make_game("chocolatiers_v1", num_players=n, edition=edition)
+        states = [s for s, p in _states(game, 300, seed=n) if p == 0]
+        fields = [
+            np.array([getattr(s, k) for s in states]) for k in ("groups", "points", "wilds", "n34")
+        ]
+        first = np.array([s.first for s in states])
+        got = game.totals_batch(*fields, first)  # type: ignore[attr-defined]
+        assert got.tolist() == [game.totals(s) for s in states]  # type: ignore[attr-defined]
+    rng = np.random.default_rng(0)
+    values = rng.integers(0, 3, size=(500, 4))
+    assert single_best_batch(values).tolist() == [single_best(list(v)) for v in values]
