@@ -144,13 +144,11 @@ class ObservationWriter:
         self.inverse_totals_array = np.array(self.inverse_totals)
         self.totals_array = np.array(self.totals)
         self.card_matrix = np.stack(self.cards)
-        rects = len(grid.RECTS)
-        self.cell_size = np.zeros((rects + 1, N), dtype=np.float32)
-        self.cell_claimable = np.zeros((rects + 1, N), dtype=np.float32)
-        for r in range(rects):
-            cells = list(grid.RECT_CELLS[r])
-            self.cell_size[r, cells] = grid.SIZE[r]
-            self.cell_claimable[r, cells] = float(grid.SIZE[r] <= CLAIM_LIMIT)
+        #: per rectangle: its size on its cells, 1 on its cells if claimable
+        self.chunk_cells = np.zeros((len(grid.RECTS), 2, N), dtype=np.float32)
+        for r, cells in enumerate(grid.RECT_CELLS):
+            self.chunk_cells[r, 0, list(cells)] = grid.SIZE[r]
+            self.chunk_cells[r, 1, list(cells)] = float(grid.SIZE[r] <= CLAIM_LIMIT)
 
     def fill_flat(self, s: LeChocolatState, p: int, out: np.ndarray) -> None:
         """Grid planes into a bytearray (chunk sizes as counts), then the scalars."""
@@ -272,11 +270,16 @@ class ObservationWriter:
         planes[:, :n] = onehot
         planes[:, n] = knows & blank
         planes[:, n + 1] = ~knows
-        sizes = self.cell_size[chunk_at].sum(axis=1)  # chunks never overlap
-        planes[:, n + 2] = sizes
+        # chunk sizes and claimable cells: each chunk's row of cells, summed per state
+        # (chunks never overlap, so the sums are exact)
+        has_chunk = chunk_at >= 0
+        at_b, at_c = np.nonzero(has_chunk)
+        if len(at_b):
+            starts = np.flatnonzero(np.r_[True, at_b[1:] != at_b[:-1]])
+            chunks = self.chunk_cells[chunk_at[at_b, at_c]]  # (chunks, 2, N)
+            planes[at_b[starts], n + 2 : n + 5 : 2] = np.add.reduceat(chunks, starts, axis=0)
         planes[:, n + 2] *= 1.0 / N
-        planes[:, n + 3] = chunk_at >= 0
-        planes[:, n + 4] = self.cell_claimable[chunk_at].sum(axis=1)
+        planes[:, n + 3] = has_chunk
         planes[:, n + 5] = mine
         planes[:, n + 6] = theirs
         seen = onehot.sum(axis=2) + (
