@@ -109,10 +109,6 @@ class ChocolatiersObserver:
         self.num_stacks = 1 if self.standard else LINE_SIZE
         n = self.n
         self.raw_size = 26 * n + self.num_scalars - 20 * n
-        self.seats_all = np.array([[(p + k) % n for k in range(n)] for p in range(n)])
-        self.cell_order_all = np.array(
-            [[(p * 36 + i) % (n * 36) for i in range(n * 36)] for p in range(n)]
-        )
         #: the last Sampler planes built for each observer (per encoder, bounded)
         self._planes_last: dict[int, tuple[list[int], np.ndarray]] = {}
         self._tiles_key: list[int] = []

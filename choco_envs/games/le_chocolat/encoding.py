@@ -16,6 +16,7 @@ constant plane.
 
 from __future__ import annotations
 
+import functools
 import struct
 from collections.abc import Sequence
 
@@ -118,6 +119,18 @@ def card_vectors(game: LeChocolatRules) -> list[np.ndarray]:
     return out
 
 
+@functools.cache
+def _chunk_cells() -> np.ndarray:
+    """Per rectangle: its size on its cells, and 1 on its cells if it is claimable (one
+    table for every env, read only)."""
+    table = np.zeros((len(grid.RECTS), 2, N), dtype=np.float32)
+    for r, cells in enumerate(grid.RECT_CELLS):
+        table[r, 0, list(cells)] = grid.SIZE[r]
+        table[r, 1, list(cells)] = float(grid.SIZE[r] <= CLAIM_LIMIT)
+    table.flags.writeable = False
+    return table
+
+
 class ObservationWriter:
     """Writes the flat observation; the planes encoder reshapes the same numbers."""
 
@@ -144,11 +157,7 @@ class ObservationWriter:
         self.inverse_totals_array = np.array(self.inverse_totals)
         self.totals_array = np.array(self.totals)
         self.card_matrix = np.stack(self.cards)
-        #: per rectangle: its size on its cells, 1 on its cells if claimable
-        self.chunk_cells = np.zeros((len(grid.RECTS), 2, N), dtype=np.float32)
-        for r, cells in enumerate(grid.RECT_CELLS):
-            self.chunk_cells[r, 0, list(cells)] = grid.SIZE[r]
-            self.chunk_cells[r, 1, list(cells)] = float(grid.SIZE[r] <= CLAIM_LIMIT)
+        self.chunk_cells = _chunk_cells()
 
     def fill_flat(self, s: LeChocolatState, p: int, out: np.ndarray) -> None:
         """Grid planes into a bytearray (chunk sizes as counts), then the scalars."""
