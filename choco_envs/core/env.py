@@ -228,10 +228,10 @@ class ChocoAECEnv(AECEnv):
 
     def _finish(self) -> None:
         s = self.game
+        scores = s.scores(self.state_)
         if self.reward_mode == "win":
             values = s.returns(self.state_)
         else:
-            scores = s.scores(self.state_)
             values = [
                 float(scores[i] - max(scores[j] for j in range(len(scores)) if j != i))
                 for i in range(len(scores))
@@ -239,18 +239,19 @@ class ChocoAECEnv(AECEnv):
         for a in self.agents:
             self.rewards[a] = float(values[self.agent_name_mapping[a]])
             self.terminations[a] = True
-            self.infos[a] = self._info(a)
+            self.infos[a] = self._info(a, scores)
         self._mask = None
 
-    def _info(self, agent: str) -> dict[str, Any]:
+    def _info(self, agent: str, scores: list[float] | None = None) -> dict[str, Any]:
+        """``scores``: the game's final scores when the caller has them already."""
         over = self.state_ is not None and (
             self.game.is_over(self.state_) or self.illegal_by is not None
         )
-        final = (
-            float(self.game.scores(self.state_)[self.agent_name_mapping[agent]])
-            if (over and self.illegal_by is None)
-            else 0.0
-        )
+        if over and self.illegal_by is None:
+            scores = self.game.scores(self.state_) if scores is None else scores
+            final = float(scores[self.agent_name_mapping[agent]])
+        else:
+            final = 0.0
         illegal = int(self.illegal_by == self.agent_name_mapping[agent])
         return {"final_score": final, "game_over": int(over), "illegal_action": illegal}
 

@@ -13,6 +13,7 @@ This module imports only the core and the component data.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from operator import not_
 from typing import Any
@@ -298,7 +299,7 @@ class ChocolatesRules(Game[ChocolatesState]):
     def prediction_points(self, s: ChocolatesState) -> list[int]:
         """Each seat's points from predictions, on the complete layout (all chocolates
         flipped, as at the end of the game)."""
-        truths = card_truths(s.layout)
+        truths = _layout_truths(tuple(s.layout))
         return [int(held_points(held, truths)) for held in s.cards]
 
     def scores(self, s: ChocolatesState) -> list[float]:
@@ -548,6 +549,13 @@ def card_truths(layout: Sequence[int]) -> list[bool]:
     """The truth of every card, by card id, on a complete layout."""
     types, shapes, beside = split_layout(layout)
     return [p(types, shapes, beside) for p in PREDICATES]
+
+
+@functools.lru_cache(maxsize=1024)
+def _layout_truths(layout: tuple[int, ...]) -> tuple[bool, ...]:
+    """:func:`card_truths`, remembered for the last layouts scored: a game's end is scored
+    once per seat and once per reward, always on the same layout."""
+    return tuple(card_truths(layout))
 
 
 # ---------------------------------------------------------------------- vectorised
