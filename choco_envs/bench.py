@@ -426,6 +426,10 @@ def to_markdown(result: dict[str, Any]) -> str:
     ref = result["reference_connect_four_steps_per_s"]
     native = result.get("reference_openspiel_connect_four") or {}
     lines = [
+        f"`choco bench`, {result['seconds']:g} s a measurement, every rate the best of "
+        f"{ROUNDS} rounds. Ratios within one run are what count: absolute rates move with "
+        "the machine's load.",
+        "",
         f"connect_four_v3 (reference, same run): {ref:,.0f} random AEC steps/s"
         if ref
         else "connect_four_v3 reference not measured",

@@ -205,9 +205,9 @@ class ChocolatesEncoders:
         pad = [[-1] * k for k in range(limit + 1)]
         rows = []
         for s in states:
-            cards = [c for held in s.cards for c in (*held, *pad[limit - len(held)])]
+            codes = [c for h in s.cards for c in (*h, *pad[limit - len(h)])]
             rows.append(
-                [*s.layout, *s.revealed, *s.display, *s.display_nougats, *s.nougats, *cards,
+                [*s.layout, *s.revealed, *s.display, *s.display_nougats, *s.nougats, *codes,
                  s.current, s.supply, len(s.pile), s.grid_hidden, s.took_card, s.final_turns]
             )  # fmt: skip
         pack = self.row.pack

@@ -269,12 +269,12 @@ class ChocolatiersObserver:
                  *[len(st) for st in s.stacks], s.phase, s.actions_left, s.takes_left,
                  *s.to_pay, s.turn // n, s.first + 1]
             )  # fmt: skip
-            cut, cells, reserved = p * 36, s.cells, s.reserved
+            cut, sampler, reserved = p * 36, s.cells, s.reserved
             if standard:
-                row = pack(*cells[cut:], *cells[:cut], *s.display, s.pending,
+                row = pack(*sampler[cut:], *sampler[:cut], *s.display, s.pending,
                            *reserved[p:], *reserved[:p])  # fmt: skip
             else:
-                row = pack(*cells[cut:], *cells[:cut], *s.display, s.pending)
+                row = pack(*sampler[cut:], *sampler[:cut], *s.display, s.pending)
             signed.append(row)
         try:
             ints = np.frombuffer(b"".join(map(bytearray, counts)), dtype=np.uint8)
