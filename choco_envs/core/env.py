@@ -256,22 +256,28 @@ class ChocoAECEnv(AECEnv):
 
     def _finish(self) -> None:
         s = self.game
+        scores = s.scores(self.state_)
         if self.reward_mode == "win":
             values = s.returns(self.state_)
         else:
-            values = margins(s.scores(self.state_))
+            values = margins(scores)
         for a in self.agents:
             self.rewards[a] = float(values[self.agent_name_mapping[a]])
             self.terminations[a] = True
-            self.infos[a] = self._info(a)
+            self.infos[a] = self._info(a, scores)
         self._mask = None
 
-    def _info(self, agent: str) -> dict[str, Any]:
+    def _info(self, agent: str, scores: list[float] | None = None) -> dict[str, Any]:
+        """``scores``: the game's final scores when the caller has them already."""
         over = self.state_ is not None and (
             self.game.is_over(self.state_) or self.illegal_by is not None
         )
         seat = self.agent_name_mapping[agent]
-        final = float(self.game.scores(self.state_)[seat]) if over else 0.0
+        if over:
+            scores = self.game.scores(self.state_) if scores is None else scores
+            final = float(scores[seat])
+        else:
+            final = 0.0
         illegal = int(self.illegal_by == seat)
         return {"final_score": final, "game_over": int(over), "illegal_action": illegal}
 

@@ -174,6 +174,8 @@ class Game(ABC, Generic[S]):
 
     def check_action_range(self, s: S, action: Any) -> int:
         """Turn ``action`` into an int in range, or raise IllegalActionError."""
+        if type(action) is int and 0 <= action < self.num_actions:
+            return action  # the common case, first
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
                 action = int(action)
@@ -215,6 +217,24 @@ class GameView(Protocol):
     def view(self, game: Any, state: Any, seat: int | None) -> dict[str, Any]: ...
 
     def target(self, game: Any, state: Any, action: int) -> dict[str, Any] | None: ...
+
+
+def shuffle(rng: Rng, items: list[Any]) -> None:
+    """``rng.shuffle(items)``, the same permutation from the same random stream (and the
+    stream left in the same place), with the draw inlined: search shuffles hidden cards
+    thousands of times a move. Any other kind of rng is left to its own ``shuffle``."""
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        # random.Random._randbelow(i + 1), as shuffle draws it
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
 
 
 def require(d: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:

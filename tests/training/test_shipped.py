@@ -58,7 +58,10 @@ def test_choco_checkpoints_points_at_a_folder_of_checkpoints(
     monkeypatch.setenv(ENV_VAR, str(folder))
     bot = bots.make("ppo", env_id=ENV_ID, seed=0)
     assert bot.meta["env_id"] == ENV_ID  # type: ignore[attr-defined]
-    with pytest.raises(CheckpointError, match=r"shipped there: ppo.safetensors .*, ppo_old.safetensors \(unreadable"):
+    with pytest.raises(
+        CheckpointError,
+        match=r"shipped there: ppo.safetensors .*, ppo_old.safetensors \(unreadable",
+    ):
         bots.make("ppo", env_id=ENV_ID, env_options={"num_players": 3})
     monkeypatch.setenv(ENV_VAR, str(tmp_path / "nowhere"))
     with pytest.raises(CheckpointError, match="CHOCO_CHECKPOINTS=.*is not a folder"):

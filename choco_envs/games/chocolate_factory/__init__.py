@@ -46,7 +46,7 @@ MANIFEST = GameManifest(
     view=None,
     page="docs/games/chocolate_factory.md",
     features=(),
-    bench=(BenchCase({"num_players": 4}, aec=1.0, raw=2.0),),
+    bench=(BenchCase({"num_players": 4}, aec=2.0, raw=10.0),),
 )
 
 

@@ -21,6 +21,7 @@ order after it); see :func:`flat_encoder` and the docs for the layout table.
 from __future__ import annotations
 
 from array import array
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -215,7 +216,125 @@ def flat_encoder(game: ChocolateFactoryRules) -> Encoder[FactoryState]:
         v.append(float(s.resume_pick and s.phase in (1, 2)))
         return v
 
-    return Encoder("flat", (lay.size,), lay, fill, "flat vector, relative to the observer")
+    # ---- the same numbers for many states at once (``fill_batch``): each state's ints in
+    # three rows (small signed, small non-negative, wide), converted as bytes, then the
+    # tables and rotations above applied to all states together
+    signed_n = 4 * n + slots + 2  # variety, pkg_variety, pending variety and station
+    u_placed, u_special, u_missing = 0, 4 * n, 8 * n
+    u_fill, u_owners = 32 * n, 32 * n + slots
+    u_dice = u_owners + slots * n
+    u_apps = u_dice + 24
+    u_misc = u_apps + n  # roller, pick_index, phase, resume_pick
+    w_finished, w_storage, w_misc = 3 * n, 4 * n, 5 * n  # after the three point lists
+    station_rows_all = np.stack(station_rows_by_player)
+    owner_columns_all = np.stack(owner_columns)
+    seats_all = np.array([[(p + r) % n for r in range(n)] for p in range(n)])
+    onehot_n_all = np.array(onehot_n, dtype=np.float64)
+    phase_all = np.array(phase_rows, dtype=np.float64)
+    variety_all = np.array(_VARIETY, dtype=np.float64)
+    station_all = np.array(station_rows, dtype=np.float64)
+    status_size = lay.size - status_start
+    dice_scale64 = dice_scale.astype(np.float64)
+
+    def fill_batch(states: Sequence[FactoryState], players: Sequence[int], out: np.ndarray) -> None:
+        count = len(states)
+        signed, small, wide = [], [], []
+        for s in states:
+            signed.append(
+                array("b", [*s.variety, *s.pkg_variety, s.pending_variety, s.pending_station])
+            )
+            small.append(
+                bytearray(
+                    [
+                        *s.placed,
+                        *s.special,
+                        *s.missing,
+                        *s.pkg_fill,
+                        *s.pkg_owners,
+                        *s.dice,
+                        *s.apps,
+                        s.roller,
+                        s.pick_index,
+                        s.phase,
+                        s.resume_pick,
+                    ]
+                )
+            )
+            wide.append(
+                array(
+                    "q",
+                    [
+                        *s.variety_points,
+                        *s.refine_points,
+                        *s.bonus_points,
+                        *s.finished,
+                        *s.storage,
+                        s.supply_left,
+                        s.time_left,
+                    ],
+                )
+            )
+        # fmt: skip
+        sig = np.frombuffer(b"".join(signed), dtype=np.int8).reshape(count, signed_n)
+        sig = sig.astype(np.int64)
+        ints = np.frombuffer(b"".join(small), dtype=np.uint8).reshape(count, -1)
+        ints = ints.astype(np.int64)
+        wid = np.frombuffer(b"".join(wide), dtype=np.int64).reshape(count, -1)
+        who = np.asarray(players, dtype=np.intp)
+        rows = station_rows_all[who]
+        code = (sig[:, : 4 * n] + 1) * 128 + ints[:, u_placed:u_special] * 2
+        code += ints[:, u_special:u_missing]
+        view = out[:, stations].reshape(count, 4 * n, STATION_SIZE)
+        view[:, :, :22] = station_table[np.take_along_axis(code, rows, axis=1)]
+        missing = ints[:, u_missing:u_fill].reshape(count, 4 * n, 6)
+        view[:, :, 22:] = np.take_along_axis(missing, rows[:, :, None], axis=1) * (1.0 / 6)
+        pkg = out[:, packages].reshape(count, slots, 11 + n)
+        pkg[:, :, :11] = package_table[
+            (sig[:, 4 * n : 4 * n + slots] + 2) * 5 + ints[:, u_fill:u_owners]
+        ]
+        owners = ints[:, u_owners:u_dice].reshape(count, slots, n)
+        columns = owner_columns_all[who][:, None, :]
+        pkg[:, :, 11:] = np.take_along_axis(owners, columns, axis=2) * 0.25
+        out[:, :24] = ints[:, u_dice:u_apps] * dice_scale64
+        # status: per seat relative to the observer, then the clock and the turn
+        seats = seats_all[who]
+        apps = np.take_along_axis(ints[:, u_apps:u_misc], seats, axis=1)
+        points = wid[:, :n] + wid[:, n : 2 * n] + wid[:, 2 * n : 3 * n]
+        status = np.empty((count, n, 5), dtype=np.float64)
+        status[:, :, 0] = apps / max_apps
+        status[:, :, 1] = apps == max_apps
+        status[:, :, 2] = np.minimum(np.take_along_axis(points, seats, axis=1) / SCORE_SCALE, 1.0)
+        finished = np.take_along_axis(wid[:, w_finished:w_storage], seats, axis=1)
+        status[:, :, 3] = np.minimum(finished / FINISHED_SCALE, 1.0)
+        storage = np.take_along_axis(wid[:, w_storage:w_misc], seats, axis=1)
+        status[:, :, 4] = np.minimum(storage / STORAGE_SCALE, 1.0)
+        roller, pick_index, phase, resume = (ints[:, u_misc + i] for i in range(4))
+        pending_variety, pending_station = sig[:, -2], sig[:, -1]
+        over = phase == 3
+        rest = np.empty((count, status_size), dtype=np.float64)
+        rest[:, : 5 * n] = status.reshape(count, 5 * n)
+        at = 5 * n
+        rest[:, at] = wid[:, w_misc] / pkg_total
+        rest[:, at + 1] = wid[:, w_misc + 1] / total_rolls
+        at += 2
+        rest[:, at : at + n] = onehot_n_all[np.where(over, n, (roller + pick_index - who) % n)]
+        rest[:, at + n : at + 2 * n] = onehot_n_all[(roller - who) % n]
+        at += 2 * n
+        rest[:, at : at + 3] = phase_all[phase]
+        rest[:, at + 3] = (pick_index == 0) & ~over
+        rest[:, at + 4 : at + 13] = variety_all[pending_variety]
+        rest[:, at + 13 : at + 17] = station_all[pending_station]
+        rest[:, at + 17] = (resume != 0) & ((phase == 1) | (phase == 2))
+        out[:, status_start:] = rest
+
+    return Encoder(
+        "flat",
+        (lay.size,),
+        lay,
+        fill,
+        "flat vector, relative to the observer",
+        fill_batch=fill_batch,
+    )
 
 
 def build_encoders(game: ChocolateFactoryRules) -> dict[str, Encoder[FactoryState]]:

@@ -125,11 +125,20 @@ class FactoryState:
     )  # fmt: skip
 
     def copy(self) -> FactoryState:
+        """Every list copied, every int shared (written out: the hot path of search; a
+        test checks that it covers ``INTS`` and ``LISTS``)."""
         c = FactoryState.__new__(FactoryState)
-        for name in FactoryState.INTS:
-            setattr(c, name, getattr(self, name))
-        for name in FactoryState.LISTS:
-            setattr(c, name, getattr(self, name)[:])
+        c.roller, c.pick_index, c.phase = self.roller, self.pick_index, self.phase
+        c.time_left, c.supply_left = self.time_left, self.supply_left
+        c.packages_filled, c.resume_pick = self.packages_filled, self.resume_pick
+        c.pending_variety, c.pending_station = self.pending_variety, self.pending_station
+        c.dice, c.variety, c.missing = self.dice[:], self.variety[:], self.missing[:]
+        c.placed, c.special, c.apps = self.placed[:], self.special[:], self.apps[:]
+        c.variety_points, c.refine_points = self.variety_points[:], self.refine_points[:]
+        c.bonus_points, c.finished = self.bonus_points[:], self.finished[:]
+        c.storage, c.masters = self.storage[:], self.masters[:]
+        c.pkg_variety, c.pkg_fill = self.pkg_variety[:], self.pkg_fill[:]
+        c.pkg_owners = self.pkg_owners[:]
         return c
 
     def __eq__(self, other: object) -> bool:
@@ -277,32 +286,36 @@ class ChocolateFactoryRules(Game[FactoryState]):
         return acts
 
     def legal_mask(self, s: FactoryState) -> np.ndarray:
-        mask = np.zeros(NUM_ACTIONS, dtype=bool)
-        mask[self.legal_actions(s)] = True
-        return mask
+        """``legal_actions`` as a mask, built in a bytearray and viewed without a copy."""
+        mask = bytearray(NUM_ACTIONS)
+        for a in self.legal_actions(s):
+            mask[a] = 1
+        return np.frombuffer(mask, dtype=bool)
 
     def _pick_actions(self, s: FactoryState) -> list[int]:
         p = (s.roller + s.pick_index) % self.num_players
         d = s.dice
         qty_faces = [q for q in range(5) if d[q]]
+        ingredients = [i for i in range(6) if d[DI + i]]  # only these can pair
         joker = d[5] > 0
         pairs: list[int] = []
         machines: list[int] = []
         specials: list[int] = []
         masters: list[int] = []
         can_hire = s.apps[p] == self.max_apps
+        missing, variety, placed = s.missing, s.variety, s.placed
         for st in range(STATIONS):
             k = p * 4 + st
-            v = s.variety[k]
+            v = variety[k]
             base = k * 6
-            for i in range(6):
-                miss = s.missing[base + i]
-                if miss and d[DI + i]:
+            for i in ingredients:
+                miss = missing[base + i]
+                if miss:
                     a = PAIR + (st * 6 + i) * 6
-                    pairs.extend(a + q for q in qty_faces if q < miss)
+                    pairs += [a + q for q in qty_faces if q < miss]
                     if joker:
                         pairs.append(a + 5)
-            open_machines = self.machine_mask[v] & ~s.placed[k]
+            open_machines = self.machine_mask[v] & ~placed[k]
             if open_machines:
                 for m in range(6):
                     if open_machines >> m & 1:

@@ -50,7 +50,10 @@ MANIFEST = GameManifest(
     view=render,
     page="docs/games/chocolates.md",
     features=(TRUTH,),
-    bench=(BenchCase({"num_players": 2}, aec=2.0, raw=5.0),),
+    bench=(
+        BenchCase({"num_players": 2}, aec=2.0, raw=10.0),
+        BenchCase({"num_players": 4}, aec=2.0, raw=10.0),
+    ),
 )
 
 

@@ -18,6 +18,8 @@ ones and the pile order are unknown to everyone).
 
 from __future__ import annotations
 
+import struct
+from collections.abc import Sequence
 from itertools import compress
 from operator import mul
 
@@ -127,6 +129,17 @@ class ChocolatesEncoders:
         totals = game.components.kind_totals()
         self.kind_totals = totals
         self.inv_kind = [1.0 / t if t else 0.0 for t in totals]
+        # tables of the batch form (``fill_flat_batch``)
+        self.limit = game.card_limit
+        self.hot_index = np.array(self.hot, dtype=np.intp)
+        self.kind_totals_array = np.array(totals)
+        self.inv_kind_array = np.array(self.inv_kind)
+        self.display_starts_array = np.array(self.display_starts)
+        self.card_points_array = np.array(self.card_points)
+        self.seats_all = np.array([[(p + r) % n for r in range(n)] for p in range(n)])
+        row = 2 * NUM_CHOCOLATES + 2 * DISPLAY_SIZE + n + n * self.limit + 6
+        self.row_size = row
+        self.row = struct.Struct(f"{row}b")
         self.rest0 = lay["beside"].start  # planes: everything after the grid
         self.rest = self.size - self.rest0
         self.feature_planes = -(-self.rest // GRID_CELLS)
@@ -182,6 +195,89 @@ class ChocolatesEncoders:
         out.put(ones, 1.0)
         out[self.values0 :] = values
 
+    # ------------------------------------------------------------------ many at once
+    def fill_flat_batch(
+        self, states: Sequence[ChocolatesState], players: Sequence[int], out: np.ndarray
+    ) -> None:
+        """``fill_flat`` for many states at once into the zeroed (B, size) ``out``: each
+        state's fields as bytes (cards padded to the card limit), then numpy."""
+        n, limit, count = self.n, self.limit, len(states)
+        pad = [[-1] * k for k in range(limit + 1)]
+        rows = []
+        for s in states:
+            codes = [c for h in s.cards for c in (*h, *pad[limit - len(h)])]
+            rows.append(
+                [*s.layout, *s.revealed, *s.display, *s.display_nougats, *s.nougats, *codes,
+                 s.current, s.supply, len(s.pile), s.grid_hidden, s.took_card, s.final_turns]
+            )  # fmt: skip
+        pack = self.row.pack
+        ints = np.frombuffer(b"".join([pack(*r) for r in rows]), dtype=np.int8)
+        ints = ints.reshape(count, -1).astype(np.intp)
+        who = np.asarray(players, dtype=np.intp)
+        at = 0
+
+        def take(k: int) -> np.ndarray:
+            nonlocal at
+            at += k
+            return ints[:, at - k : at]
+
+        kinds, revealed = take(NUM_CHOCOLATES), take(NUM_CHOCOLATES) != 0
+        display, display_nougats, nougats = take(DISPLAY_SIZE), take(DISPLAY_SIZE), take(n)
+        cards = take(n * limit).reshape(count, n, limit)
+        current, supply, pile, grid_hidden, took, final_turns = take(6).T
+        size = self.size
+        flat_out = out.reshape(-1)
+        base = (np.arange(count) * size)[:, None]
+        # face-up chocolates: type, shape and face-up flag
+        hot = self.hot_index[np.arange(NUM_CHOCOLATES) * NUM_KINDS + kinds]  # (B, 21, 3)
+        flat_out[(base[:, :, None] + hot)[revealed]] = 1.0
+        shown = (np.arange(count)[:, None] * NUM_KINDS + kinds)[revealed]
+        shown = np.bincount(shown, minlength=count * NUM_KINDS).reshape(count, NUM_KINDS)
+        unseen = self.kind_totals_array - shown
+        on_display = display >= 0
+        flat_out[(base + self.display_starts_array + display)[on_display]] = 1.0
+        seats = self.seats_all[who]  # (B, n): absolute seat of each relative one
+        held = np.take_along_axis(cards, seats[:, :, None], axis=1)  # (B, n, limit)
+        seat_base = self.seat_cards0 + 2 * NUM_CARDS * np.arange(n)[None, :, None]
+        flat_out[(base[:, :, None] + seat_base + held)[held >= 0]] = 1.0
+        values = np.empty((count, size - self.values0), dtype=np.float64)
+        values[:, : 2 * DISPLAY_SIZE] = self.card_points_array[display].reshape(count, -1)
+        v = 2 * DISPLAY_SIZE
+        values[:, v : v + DISPLAY_SIZE] = display_nougats * INV_SUPPLY
+        v += DISPLAY_SIZE
+        values[:, v : v + n] = (held >= 0).sum(axis=2) * self.inv_limit
+        values[:, v + n : v + 2 * n] = np.take_along_axis(nougats, seats, axis=1) * INV_SUPPLY
+        v += 2 * n
+        acting = np.zeros((count, n))
+        active = current >= 0
+        acting[np.flatnonzero(active), ((current - who) % n)[active]] = 1.0
+        values[:, v : v + n] = acting
+        v += n
+        values[:, v] = supply * INV_SUPPLY
+        values[:, v + 1] = pile * INV_PILE
+        v += 2
+        values[:, v : v + NUM_KINDS] = unseen * self.inv_kind_array
+        v += NUM_KINDS
+        triggered = final_turns >= 0
+        values[:, v] = grid_hidden * INV_GRID
+        values[:, v + 1] = took
+        values[:, v + 2] = triggered
+        values[:, v + 3] = np.where(triggered, final_turns * self.inv_others, 0.0)
+        out[:, self.values0 :] = values
+
+    def fill_planes_batch(
+        self, states: Sequence[ChocolatesState], players: Sequence[int], out: np.ndarray
+    ) -> None:
+        """``fill_planes`` for many states at once."""
+        count = len(states)
+        flat = np.zeros((count, self.size), dtype=np.float32)
+        self.fill_flat_batch(states, players, flat)
+        grid = flat[:, : self.rest0].reshape(count, GRID_CELLS, CELL_FEATURES)
+        out[:, :CELL_FEATURES] = grid.transpose(0, 2, 1).reshape(count, -1, 4, 4)
+        out[:, CELL_FEATURES : CELL_FEATURES + len(REGIONS)] = self.regions
+        first = (CELL_FEATURES + len(REGIONS)) * GRID_CELLS
+        out.reshape(count, -1)[:, first : first + self.rest] = flat[:, self.rest0 :]
+
     # ------------------------------------------------------------------ planes
     def planes_layout(self) -> Layout:
         lay = Layout()
@@ -220,6 +316,7 @@ def build_encoders(game: ChocolatesRules) -> dict[str, Encoder[ChocolatesState]]
             enc.layout,
             enc.fill_flat,
             "face-up chocolates, display, every seat's cards and nougats, public counts",
+            fill_batch=enc.fill_flat_batch,
         ),
         "planes": Encoder(
             "planes",
@@ -227,5 +324,6 @@ def build_encoders(game: ChocolatesRules) -> dict[str, Encoder[ChocolatesState]]
             planes,
             enc.fill_planes,
             "grid one-hots and region masks as 4x4 planes, the other features packed",
+            fill_batch=enc.fill_planes_batch,
         ),
     }

@@ -14,13 +14,14 @@ This module imports only the core, the component data and the cards.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from operator import not_
 from typing import Any
 
 import numpy as np
 
-from choco_envs.core.game import Game, Rng
+from choco_envs.core.game import Game, Rng, shuffle
 from choco_envs.core.spec import GameSpec, Option
 from choco_envs.games.chocolates.cards import (
     CELLS as CELLS,
@@ -199,9 +200,9 @@ class ChocolatesRules(Game[ChocolatesState]):
         """Shuffle the chocolates into the grid and beside it, shuffle the prediction
         pile and draw the display of 3."""
         layout = list(self.components.chocolates)
-        rng.shuffle(layout)
+        shuffle(rng, layout)
         pile = list(range(NUM_CARDS))
-        rng.shuffle(pile)
+        shuffle(rng, pile)
         display = [pile.pop() for _ in range(DISPLAY_SIZE)]
         return ChocolatesState(layout, pile, display, self.num_players)
 
@@ -304,7 +305,7 @@ class ChocolatesRules(Game[ChocolatesState]):
     def prediction_points(self, s: ChocolatesState) -> list[int]:
         """Each seat's points from predictions, on the complete layout (all chocolates
         flipped, as at the end of the game)."""
-        truths = card_truths(s.layout)
+        truths = _layout_truths(tuple(s.layout))
         return [int(held_points(held, truths)) for held in s.cards]
 
     def scores(self, s: ChocolatesState) -> list[float]:
@@ -337,11 +338,11 @@ class ChocolatesRules(Game[ChocolatesState]):
         # sorted first, so that the sample depends only on what is public (which kinds
         # and cards are still unseen) and on rng, never on their true order
         kinds = sorted(s.layout[pos] for pos in hidden)
-        rng.shuffle(kinds)
+        shuffle(rng, kinds)
         for pos, kind in zip(hidden, kinds, strict=True):
             new.layout[pos] = kind
         new.pile.sort()
-        rng.shuffle(new.pile)
+        shuffle(rng, new.pile)
         return new
 
     def unseen_kinds(self, s: ChocolatesState) -> list[int]:
@@ -427,6 +428,13 @@ def expected_side_points(p_true: Any) -> np.ndarray:
 
 _TRUE_POINTS = np.array([c.points(0) for c in PREDICTION_CARDS], dtype=np.float64)
 _FALSE_POINTS = np.array([c.points(1) for c in PREDICTION_CARDS], dtype=np.float64)
+
+
+@functools.lru_cache(maxsize=1024)
+def _layout_truths(layout: tuple[int, ...]) -> tuple[bool, ...]:
+    """:func:`card_truths`, remembered for the last layouts scored: a game's end is scored
+    once per seat and once per reward, always on the same layout."""
+    return tuple(card_truths(layout))
 
 
 __all__ = [

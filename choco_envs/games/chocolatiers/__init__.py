@@ -50,8 +50,8 @@ MANIFEST = GameManifest(
     page="docs/games/chocolatiers.md",
     features=(AFFORDABLE,),
     bench=(
-        BenchCase({"num_players": 4, "edition": "standard"}, aec=1.0, raw=2.0),
-        BenchCase({"num_players": 4, "edition": "classic"}, aec=1.0, raw=2.0),
+        BenchCase({"num_players": 4, "edition": "standard"}, aec=2.0, raw=10.0),
+        BenchCase({"num_players": 4, "edition": "classic"}, aec=2.0, raw=10.0),
     ),
 )
 

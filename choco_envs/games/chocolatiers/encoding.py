@@ -28,6 +28,8 @@ Types t: 0 truffle, 1 nut cluster, 2 raspberry, 3 mint, 4 blueberry, 5 violet.
 
 from __future__ import annotations
 
+import struct
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -36,9 +38,11 @@ from choco_envs.core.encoding import Encoder, Layout
 from choco_envs.games.chocolatiers.components import TYPES
 from choco_envs.games.chocolatiers.rules import (
     CLASSIC_STACK_SIZE,
+    EMPTY,
     LINE_SIZE,
     MAX_TILES,
     ROUND_CAP,
+    WILD,
     WILDS_EACH,
     ChocolatiersState,
     current_chocolate,
@@ -110,11 +114,17 @@ class ChocolatiersObserver:
         self.scale = self._scalar_scale()
         assert len(self.scale) == self.num_scalars
         self.gather = [self._gather_index(p) for p in range(self.n)]
+        self.gather_all = np.stack(self.gather)
+        self.num_stacks = 1 if self.standard else LINE_SIZE
+        n = self.n
+        self.raw_size = 26 * n + self.num_scalars - 20 * n
         #: the last Sampler planes built for each observer (per encoder, bounded)
         self._planes_last: dict[int, tuple[list[int], np.ndarray]] = {}
         self._tiles_key: list[int] = []
         self._tiles_value = np.zeros(0, dtype=np.float32)
         self.num_tile_rows = tile_rows(game)
+        #: a state's Sampler cells and tile rows, as bytes (``batch_rows``)
+        self.signed_row = struct.Struct(f"<{36 * n}b{self.num_tile_rows}h")
 
     def _scalar_layout(self) -> Layout:
         lay = Layout()
@@ -212,6 +222,78 @@ class ChocolatiersObserver:
         out += (s.turn // n, int(first >= 0))
         return out
 
+    def raw_scalars_batch(self, ints: np.ndarray) -> np.ndarray:
+        """(B, raw scalars) float32: ``raw_scalars`` of every state, row for row, from the
+        rows of ``batch_rows`` (the one-hots, sums and totals made in numpy)."""
+        n, count = self.n, len(ints)
+        raw = np.empty((count, self.raw_size), dtype=np.float32)
+        hand = ints[:, : 6 * n]
+        first = ints[:, -1] - 1
+        # hand, known, unknown | sizes | wilds .. n34 | first | groups | totals | table
+        raw[:, : 13 * n] = ints[:, : 13 * n]
+        raw[:, 13 * n : 14 * n] = hand.reshape(count, n, NT).sum(axis=2)
+        raw[:, 14 * n : 18 * n] = ints[:, 13 * n : 17 * n]
+        raw[:, 18 * n : 19 * n] = first[:, None] == np.arange(n)
+        groups = ints[:, 17 * n : 23 * n]
+        raw[:, 19 * n : 25 * n] = groups
+        raw[:, 25 * n : 26 * n] = self.game.totals_batch(
+            groups,
+            ints[:, 15 * n : 16 * n],
+            ints[:, 13 * n : 14 * n],
+            ints[:, 16 * n : 17 * n],
+            first,
+        )
+        at, src = 26 * n, 23 * n
+        table = NT + 1 + NT + 1 + NT + self.num_stacks  # tray .. stacks
+        raw[:, at : at + table] = ints[:, src : src + table]
+        at, src = at + table, src + table
+        phase = ints[:, src]
+        raw[:, at : at + PHASES] = phase[:, None] == np.arange(PHASES)
+        at += PHASES
+        raw[:, at : at + 2 + NT] = ints[:, src + 1 : src + 3 + NT]  # actions, takes, to_pay
+        to_pay = ints[:, src + 3 : src + 3 + NT]
+        at += 2 + NT
+        owed = to_pay > 0
+        paying = np.where(owed.any(axis=1), owed.argmax(axis=1), -1)
+        raw[:, at : at + NT] = paying[:, None] == np.arange(NT)
+        raw[:, at + NT] = ints[:, src + 3 + NT]
+        raw[:, at + NT + 1] = first >= 0
+        return raw
+
+    def batch_rows(
+        self, states: Sequence[ChocolatiersState], players: Sequence[int]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Every state's fields as two int arrays: (B, counts) (all >= 0, seats in
+        absolute order) and (B, Sampler cells then tile rows) (signed, seats already in
+        the observer's order), each state's converted as bytes in one call."""
+        n, count = self.n, len(states)
+        no_deck = [0] * NT
+        counts, signed = [], []
+        pack, standard = self.signed_row.pack, self.standard
+        for s, p in zip(states, players, strict=True):
+            deck = [s.deck.count(t) for t in range(NT)] if s.reshuffled else no_deck
+            counts.append(
+                [*s.hand, *s.known, *s.unknown, *s.wilds, *s.ntiles, *s.points, *s.n34,
+                 *s.groups, *s.tray, len(s.deck), *s.discard, int(s.reshuffled), *deck,
+                 *[len(st) for st in s.stacks], s.phase, s.actions_left, s.takes_left,
+                 *s.to_pay, s.turn // n, s.first + 1]
+            )  # fmt: skip
+            cut, sampler, reserved = p * 36, s.cells, s.reserved
+            if standard:
+                row = pack(*sampler[cut:], *sampler[:cut], *s.display, s.pending,
+                           *reserved[p:], *reserved[:p])  # fmt: skip
+            else:
+                row = pack(*sampler[cut:], *sampler[:cut], *s.display, s.pending)
+            signed.append(row)
+        try:
+            ints = np.frombuffer(b"".join(map(bytearray, counts)), dtype=np.uint8)
+        except ValueError:  # a count past 255: convert the slow way
+            ints = np.asarray(counts, dtype=np.int64)
+        raw = np.frombuffer(b"".join(signed), dtype=np.uint8).reshape(count, -1)
+        cells = raw[:, : 36 * n].view(np.int8).astype(np.intp)
+        tiles = raw[:, 36 * n :].copy().view("<i2").astype(np.intp)
+        return ints.reshape(count, -1).astype(np.int64), np.concatenate([cells, tiles], 1)
+
     def scalars(self, s: ChocolatiersState, player: int) -> np.ndarray:
         raw = np.asarray(self.raw_scalars(s), dtype=np.float32)
         return raw[self.gather[player]] * self.scale
@@ -245,6 +327,30 @@ class ChocolatiersObserver:
         self._planes_last[player] = (s.cells[:], planes)
         return planes
 
+    # ------------------------------------------------------------ many states at once
+    def batch_parts(
+        self, states: Sequence[ChocolatiersState], players: Sequence[int]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``scalars``, ``tile_features`` and ``sampler_planes`` of every state, stacked:
+        (B, scalars), (B, tile rows * 36) and (B, n * 8, 36); row for row the numbers
+        of the one-state methods (a test ties them)."""
+        count, n = len(states), self.n
+        ints, signed = self.batch_rows(states, players)
+        raw = self.raw_scalars_batch(ints)
+        who = np.asarray(players, dtype=np.intp)
+        scalars = np.take_along_axis(raw, self.gather_all[who], axis=1) * self.scale
+        tiles = self.tiles[signed[:, 36 * n :]].reshape(count, -1)
+        return scalars, tiles, signed[:, : 36 * n].astype(np.int8).reshape(count, n, 36)
+
+    @staticmethod
+    def write_planes(cells: np.ndarray, out: np.ndarray) -> None:
+        """The Sampler planes of ``cells`` (B, n, 36) into ``out`` (B, n, 8, 36): the
+        rows of ``cell_table``, as comparisons."""
+        for t in range(NT):
+            np.equal(cells, t, out=out[:, :, t])
+        np.equal(cells, WILD, out=out[:, :, 6])
+        np.greater_equal(cells, EMPTY, out=out[:, :, 7])
+
 
 def build_encoders(game: ChocolatiersRules) -> dict[str, Encoder[ChocolatiersState]]:
     """The ``"flat"`` and ``"planes"`` encoders of ``game``."""
@@ -275,7 +381,22 @@ def _flat_encoder(obs: ChocolatiersObserver) -> Encoder[ChocolatiersState]:
         out[tiles_at] = obs.tile_features(s, player)
         out[samplers_at] = obs.sampler_planes(s, player).reshape(-1)
 
-    return Encoder("flat", (lay.size,), lay, fill, "scalars, tiles, then Sampler planes")
+    def fill_batch(
+        states: Sequence[ChocolatiersState], players: Sequence[int], out: np.ndarray
+    ) -> None:
+        scalars, tiles, cells = obs.batch_parts(states, players)
+        out[:, :scalar_end] = scalars
+        out[:, tiles_at] = tiles
+        obs.write_planes(cells, out[:, samplers_at].reshape(len(states), obs.n, 8, 36))
+
+    return Encoder(
+        "flat",
+        (lay.size,),
+        lay,
+        fill,
+        "scalars, tiles, then Sampler planes",
+        fill_batch=fill_batch,
+    )
 
 
 def _planes_encoder(obs: ChocolatiersObserver) -> Encoder[ChocolatiersState]:
@@ -301,4 +422,21 @@ def _planes_encoder(obs: ChocolatiersObserver) -> Encoder[ChocolatiersState]:
         flat[: obs.num_scalars] = obs.scalars(s, player)
         flat[obs.num_scalars : tile_end] = obs.tile_features(s, player)
 
-    return Encoder("planes", (lay.size, 6, 6), lay, fill, "Sampler planes, then feature planes")
+    def fill_batch(
+        states: Sequence[ChocolatiersState], players: Sequence[int], out: np.ndarray
+    ) -> None:
+        count = len(states)
+        scalars, tiles, cells = obs.batch_parts(states, players)
+        obs.write_planes(cells, out[:, :nsp].reshape(count, obs.n, 8, 36))
+        flat = out[:, nsp:].reshape(count, -1)
+        flat[:, : obs.num_scalars] = scalars
+        flat[:, obs.num_scalars : tile_end] = tiles
+
+    return Encoder(
+        "planes",
+        (lay.size, 6, 6),
+        lay,
+        fill,
+        "Sampler planes, then feature planes",
+        fill_batch=fill_batch,
+    )

@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from choco_envs.core.game import Game
+from choco_envs.core.game import Game, shuffle
 from choco_envs.core.spec import GameSpec, Option
 from choco_envs.games.chocolatiers.components import (
     EDITIONS,
@@ -144,6 +144,13 @@ STEP_KINDS = {
 
 
 # ---------------------------------------------------------------- Score tiles
+#: per occupancy, the legal place actions (every legal position, every rotation)
+PLACE_ACTIONS = tuple(
+    tuple(PLACE + 4 * pos + r for pos in positions for r in range(4))
+    for positions in LEGAL_POSITIONS
+)
+
+
 def single_best(values: Sequence[int]) -> int:
     """The seat with the strictly largest value, else -1: a Score tile goes "to the
     single player with the largest" (a tie for the largest means nobody). With 2 or more
@@ -153,6 +160,14 @@ def single_best(values: Sequence[int]) -> int:
     if values.count(top) > 1:
         return -1
     return values.index(top)
+
+
+def single_best_batch(values: np.ndarray) -> np.ndarray:
+    """:func:`single_best` of every row of ``values`` (..., seats) at once (a test ties
+    the two): the seat with the strictly largest value, else -1."""
+    top = values.max(axis=-1, keepdims=True)
+    ties = (values == top).sum(axis=-1)
+    return np.where(ties == 1, values.argmax(axis=-1), -1)
 
 
 def action_kind(a: int) -> tuple[int, int]:
@@ -333,7 +348,7 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         n = self.num_players
         s = ChocolatiersState.__new__(ChocolatiersState)
         deck = [t for t in range(NT) for _ in range(self.components.card_counts[t])]
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         s.hand = [0] * (n * NT)
         for p in range(n):
             for _ in range(3):
@@ -345,7 +360,7 @@ class ChocolatiersRules(Game[ChocolatiersState]):
             s.tray[deck.pop()] += 1
         s.deck, s.reshuffled, s.discard = deck, False, [0] * NT
         tiles = list(range(self.num_tiles))
-        rng.shuffle(tiles)
+        shuffle(rng, tiles)
         if self.classic:
             size = self.stack_size
             piles = [tiles[i * size : (i + 1) * size] for i in range(LINE_SIZE)]
@@ -373,10 +388,11 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         return s.copy()
 
     def legal_mask(self, s: ChocolatiersState) -> np.ndarray:
-        mask = np.zeros(NUM_ACTIONS, dtype=bool)
-        if not s.over:
-            mask[self.legal_actions(s)] = True
-        return mask
+        """``legal_actions`` as a mask, built in a bytearray and viewed without a copy."""
+        mask = bytearray(NUM_ACTIONS)
+        for a in self.legal_actions(s):
+            mask[a] = 1
+        return np.frombuffer(mask, dtype=bool)
 
     def legal_actions(self, s: ChocolatiersState) -> list[int]:
         if s.over:
@@ -390,7 +406,7 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         if phase == PAY:
             return self._payments(s)
         if phase == PLACE_TILE:
-            return [PLACE + 4 * pos + r for pos in LEGAL_POSITIONS[s.occ[p]] for r in range(4)]
+            return list(PLACE_ACTIONS[s.occ[p]])
         base = p * NT
         return [DISCARD + t for t in range(NT) if s.hand[base + t]]
 
@@ -404,13 +420,13 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         if K_EXCHANGE in kinds and sum(tray) >= self.exchange_min_tray:
             acts += [GIVE + t for t in range(NT) if hand[base + t]]
         if K_BOX in kinds and s.ntiles[p] < MAX_TILES:
-            cost = self.tile_cost
+            cost, own = self.tile_cost, hand[base : base + NT]
             acts += [
                 BOX + i
                 for i, tile in enumerate(s.display)
-                if tile >= 0 and payable(hand, base, cost[tile])
+                if tile >= 0 and payable(own, 0, cost[tile])
             ]
-            if s.reserved[p] >= 0 and payable(hand, base, cost[s.reserved[p]]):
+            if s.reserved[p] >= 0 and payable(own, 0, cost[s.reserved[p]]):
                 acts.append(BOX_RESERVED)
         if K_RESERVE in kinds and s.reserved[p] < 0 and s.wilds[p] > 0:
             acts += [RESERVE + i for i, tile in enumerate(s.display) if tile >= 0]
@@ -591,7 +607,7 @@ class ChocolatiersRules(Game[ChocolatiersState]):
                 if not any(s.discard):
                     return
                 deck.extend(t for t in range(NT) for _ in range(s.discard[t]))
-                rng.shuffle(deck)
+                shuffle(rng, deck)
                 s.discard = [0] * NT
                 s.reshuffled = True
             tray[deck.pop()] += 1
@@ -701,6 +717,28 @@ class ChocolatiersRules(Game[ChocolatiersState]):
                 total[seat] += value
         return total
 
+    def totals_batch(
+        self,
+        groups: np.ndarray,
+        points: np.ndarray,
+        wilds: np.ndarray,
+        n34: np.ndarray,
+        first: np.ndarray,
+    ) -> np.ndarray:
+        """:meth:`totals` of many states at once (a test ties the two), from their fields
+        stacked: ``groups`` (B, n * 6), ``points``, ``wilds``, ``n34`` (B, n), ``first``
+        (B,). The Score tiles go as in :meth:`award`."""
+        n = self.num_players
+        total = points + wilds
+        seats = np.arange(n)
+        by_type = groups.reshape(-1, n, NT).transpose(0, 2, 1)  # (B, type, seat)
+        winners = [single_best_batch(by_type), first[:, None]]
+        if self.majority_score is not None:
+            winners.append(single_best_batch(n34)[:, None])
+        won = np.concatenate(winners, axis=1)  # (B, Score tiles), in award's order
+        values = np.asarray(self.score_values)
+        return total + ((won[:, :, None] == seats) * values[:, None]).sum(axis=1)
+
     @property
     def scores_public(self) -> bool:
         """Scores read only the Samplers, the wilds and the Score tiles, all face up (the
@@ -764,14 +802,14 @@ class ChocolatiersRules(Game[ChocolatiersState]):
                 d.hand[paying * NT + t] += drawn[t]
                 pool[t] -= drawn[t]
         cards = [t for t in range(NT) for _ in range(pool[t])]
-        rng.shuffle(cards)
+        shuffle(rng, cards)
         for q in others:
             if q != paying:
                 for _ in range(s.unknown[q]):
                     d.hand[q * NT + cards.pop()] += 1
         if s.reshuffled:
             cards = sorted(s.deck)
-            rng.shuffle(cards)
+            shuffle(rng, cards)
         d.deck = cards
         if self.classic:
             self._resample_classic_tiles(d, rng)
@@ -801,7 +839,7 @@ class ChocolatiersRules(Game[ChocolatiersState]):
     def _resample_standard_stack(d: ChocolatiersState, rng: random.Random) -> None:
         """The face-down stack: its tiles are known (those not seen), not their order."""
         stack = sorted(d.stacks[0])
-        rng.shuffle(stack)
+        shuffle(rng, stack)
         d.stacks[0] = stack
 
     @staticmethod
@@ -809,7 +847,7 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         """The tiles under the stack tops and those back in the box are one unseen pool:
         dealt again into the same places."""
         pool = sorted([t for st in d.stacks for t in st] + d.unused)
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         for st in d.stacks:
             for i in range(len(st)):
                 st[i] = pool.pop()

@@ -236,15 +236,14 @@ def cheapest_payment(hand: Sequence[int], base: int, cost: Sequence[int]) -> tup
     chocolate"). Paying singly is never worse, so every chocolate is paid singly where
     possible and the rest with pairs of the surplus cards."""
     single = pairs = missing = 0
-    for t in range(NT):
-        have, want = hand[base + t], cost[t]
+    for have, want in zip(hand[base : base + NT], cost, strict=True):
         if have >= want:
             single += want
             pairs += (have - want) >> 1
         else:
             single += have
             missing += want - have
-    covered = min(pairs, missing)
+    covered = pairs if pairs < missing else missing
     return single + 2 * covered, missing - covered
 
 

@@ -49,7 +49,7 @@ MANIFEST = GameManifest(
     view=render,
     page="docs/games/le_chocolat.md",
     features=(),
-    bench=(BenchCase({"num_players": 2}, aec=1.5, raw=5.0),),
+    bench=(BenchCase({"num_players": 2}, aec=2.0, raw=10.0),),
 )
 
 

@@ -16,6 +16,10 @@ constant plane.
 
 from __future__ import annotations
 
+import functools
+import struct
+from collections.abc import Sequence
+
 import numpy as np
 
 from choco_envs.core.encoding import ActionPlanes, Encoder, Layout
@@ -115,6 +119,18 @@ def card_vectors(game: LeChocolatRules) -> list[np.ndarray]:
     return out
 
 
+@functools.cache
+def _chunk_cells() -> np.ndarray:
+    """Per rectangle: its size on its cells, and 1 on its cells if it is claimable (one
+    table for every env, read only)."""
+    table = np.zeros((len(grid.RECTS), 2, N), dtype=np.float32)
+    for r, cells in enumerate(grid.RECT_CELLS):
+        table[r, 0, list(cells)] = grid.SIZE[r]
+        table[r, 1, list(cells)] = float(grid.SIZE[r] <= CLAIM_LIMIT)
+    table.flags.writeable = False
+    return table
+
+
 class ObservationWriter:
     """Writes the flat observation; the planes encoder reshapes the same numbers."""
 
@@ -135,6 +151,13 @@ class ObservationWriter:
         self.ch_blank_blank, self.ch_blank_unknown = n * N, (n + 1) * N
         self.ch_size, self.ch_top_left, self.ch_claimable = (n + 2) * N, (n + 3) * N, (n + 4) * N
         self.ch_mine, self.ch_theirs = (n + 5) * N, (n + 6) * N
+        # tables of the batch form (``fill_flat_batch``); row -1 (no chunk) is zeros
+        self.row = struct.Struct(f"{4 * N + 7}h")
+        self.flavor_ids = np.arange(n)[:, None]
+        self.inverse_totals_array = np.array(self.inverse_totals)
+        self.totals_array = np.array(self.totals)
+        self.card_matrix = np.stack(self.cards)
+        self.chunk_cells = _chunk_cells()
 
     def fill_flat(self, s: LeChocolatState, p: int, out: np.ndarray) -> None:
         """Grid planes into a bytearray (chunk sizes as counts), then the scalars."""
@@ -218,6 +241,94 @@ class ObservationWriter:
         )
         out[start:] = rest
 
+    def fill_flat_batch(
+        self, states: Sequence[LeChocolatState], players: Sequence[int], out: np.ndarray
+    ) -> None:
+        """``fill_flat`` for many states at once into the zeroed (B, size) ``out``: each
+        state's fields as bytes, then numpy (the same counts, the same float math)."""
+        count, n = len(states), self.n
+        pack = self.row.pack
+        buf = b"".join(
+            [
+                pack(
+                    *s.flavor,
+                    *s.up,
+                    *s.owner,
+                    *s.chunk_at,
+                    s.box_flavor,
+                    s.box_up,
+                    s.card,
+                    s.phase,
+                    *s.claimed,
+                    s.tiles_left,
+                )  # fmt: skip
+                for s in states
+            ]
+        )
+        ints = np.frombuffer(buf, dtype=np.int16).reshape(count, -1).astype(np.intp)
+        flavor, up, owner, chunk_at = (ints[:, k * N : (k + 1) * N] for k in range(4))
+        box_flavor, box_up, card, phase, claimed0, claimed1, tiles_left = ints[:, 4 * N :].T
+        p = np.asarray(players, dtype=np.intp)[:, None]
+        over = (phase == OVER)[:, None]
+        mine = owner == p
+        knows = (up != 0) | over | mine
+        theirs = (owner >= 0) & ~mine
+        blank = flavor < 0
+        planes = out[:, : self.grid_size].reshape(count, -1, N)
+        onehot = (flavor[:, None, :] == self.flavor_ids) & knows[:, None, :]  # (B, n, N)
+        planes[:, :n] = onehot
+        planes[:, n] = knows & blank
+        planes[:, n + 1] = ~knows
+        # chunk sizes and claimable cells: each chunk's row of cells, summed per state
+        # (chunks never overlap, so the sums are exact)
+        has_chunk = chunk_at >= 0
+        at_b, at_c = np.nonzero(has_chunk)
+        if len(at_b):
+            starts = np.flatnonzero(np.r_[True, at_b[1:] != at_b[:-1]])
+            chunks = self.chunk_cells[chunk_at[at_b, at_c]]  # (chunks, 2, N)
+            planes[at_b[starts], n + 2 : n + 5 : 2] = np.add.reduceat(chunks, starts, axis=0)
+        planes[:, n + 2] *= 1.0 / N
+        planes[:, n + 3] = has_chunk
+        planes[:, n + 5] = mine
+        planes[:, n + 6] = theirs
+        seen = onehot.sum(axis=2) + (
+            (box_up != 0)[:, None] & (box_flavor[:, None] == self.flavor_ids[:, 0])
+        )
+        own = (onehot & mine[:, None, :]).sum(axis=2)
+        opp = (onehot & theirs[:, None, :]).sum(axis=2)
+        own_bb = (mine & blank).sum(axis=1)
+        seen_bb = (knows & blank).sum(axis=1)
+        opp_unknown = (~knows & (owner >= 0)).sum(axis=1)
+        start = self.grid_size
+        playing = phase < OVER
+        rows = np.flatnonzero(playing)
+        out[rows, start + phase[playing]] = 1.0
+        start += 2
+        out[:, start : start + self.card_size] = self.card_matrix[card]
+        start += self.card_size
+        inv = self.inverse_totals_array
+        inv_blanks = 1.0 / max(1, self.blanks)
+        mine_claimed = np.where(p[:, 0] == 0, claimed0, claimed1)
+        their_claimed = np.where(p[:, 0] == 0, claimed1, claimed0)
+        box = np.zeros((count, n + 1))
+        box[np.arange(count), np.where(box_up != 0, box_flavor, n)] = 1.0
+        rest = np.concatenate(
+            [
+                own * inv,
+                (own_bb * inv_blanks)[:, None],
+                (mine_claimed / N)[:, None],
+                opp * inv,
+                (their_claimed / N)[:, None],
+                (opp_unknown / N)[:, None],
+                (self.totals_array - seen) * inv,
+                ((self.blanks - seen_bb) * inv_blanks)[:, None],
+                box,
+                (tiles_left / N)[:, None],
+            ],
+            axis=1,
+        )
+        out[:, start:] = rest
+
     def flat_layout(self) -> Layout:
         layout = Layout()
         for name, meaning, low, high in self.channels:
@@ -275,12 +386,22 @@ def build_encoders(game: LeChocolatRules) -> dict[str, Encoder[LeChocolatState]]
         out.reshape(-1)[: writer.grid_size] = flat[: writer.grid_size]
         out[len(writer.channels) :] = flat[writer.grid_size :, None, None]
 
+    def fill_planes_batch(
+        states: Sequence[LeChocolatState], players: Sequence[int], out: np.ndarray
+    ) -> None:
+        count = len(states)
+        flat = np.zeros((count, writer.size), dtype=np.float32)
+        writer.fill_flat_batch(states, players, flat)
+        out.reshape(count, -1)[:, : writer.grid_size] = flat[:, : writer.grid_size]
+        out[:, len(writer.channels) :] = flat[:, writer.grid_size :, None, None]
+
     flat = Encoder(
         "flat",
         (writer.size,),
         writer.flat_layout(),
         writer.fill_flat,
         "grid planes (35 entries each) then scalars, relative to the observer",
+        fill_batch=writer.fill_flat_batch,
     )
     planes = Encoder(
         "planes",
@@ -289,5 +410,6 @@ def build_encoders(game: LeChocolatRules) -> dict[str, Encoder[LeChocolatState]]
         fill_planes,
         "grid planes, then every scalar as a constant plane, relative to the observer",
         action_planes(),
+        fill_batch=fill_planes_batch,
     )
     return {"flat": flat, "planes": planes}

@@ -21,7 +21,7 @@ from typing import Any, ClassVar, NamedTuple
 import numpy as np
 
 from choco_envs.core.errors import ConfigError, shown
-from choco_envs.core.game import Game, Rng
+from choco_envs.core.game import Game, Rng, shuffle
 from choco_envs.core.spec import GameSpec, Option
 from choco_envs.games.le_chocolat import grid
 from choco_envs.games.le_chocolat.components import (
@@ -270,7 +270,7 @@ class LeChocolatRules(Game[LeChocolatState]):
         """Setup: every tile shows a random side; a random tile goes back to the box; the
         other 35 are arranged at random in the 7x5 grid; a scoring card is drawn."""
         tiles = self.components.tile_flavors()
-        rng.shuffle(tiles)
+        shuffle(rng, tiles)
         up = [f >= 0 and rng.random() < 0.5 for f in tiles]
         s = LeChocolatState.__new__(LeChocolatState)
         s.flavor = tiles[: grid.CELLS]
@@ -432,7 +432,7 @@ class LeChocolatRules(Game[LeChocolatState]):
         # sort first: the sample then depends only on what the seat has seen and the rng,
         # never on the true arrangement (tests/bots/test_bots_hidden_info.py)
         pool.sort()
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         for c, f in zip(cells, pool, strict=False):
             d.flavor[c] = f
         if not s.box_up:

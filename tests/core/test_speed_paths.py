@@ -1,0 +1,117 @@
+"""The fast paths search uses give exactly what the plain forms give: ``encode_batch`` row
+for row what ``encode`` gives (every registered env, every encoder, states met in random
+play, seen by every seat), the inlined shuffle ``random.Random.shuffle``'s permutation,
+the written-out copies every field, and the vectorised Chocolatiers totals ``totals``."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from choco_envs.registry import list_envs, make_game
+
+
+def _configs() -> list[tuple[str, dict[str, object]]]:
+    out: list[tuple[str, dict[str, object]]] = []
+    for env_id in list_envs():
+        game = make_game(env_id)
+        counts = sorted({game.spec.min_players, game.spec.max_players})
+        for n in counts:
+            out.append((env_id, {"num_players": n}))
+    out.append(("chocolatiers_v1", {"num_players": 4, "edition": "classic"}))
+    return out
+
+
+def _states(game: object, count: int, seed: int) -> list[tuple[object, int]]:
+    """States from random games, the seat to act and every other seat, game ends included."""
+    rng = random.Random(seed)
+    pairs: list[tuple[object, int]] = []
+    while len(pairs) < count:
+        s = game.new_state(rng)  # type: ignore[attr-defined]
+        while True:
+            if rng.random() < 0.05 or game.is_over(s):  # type: ignore[attr-defined]
+                for p in range(game.num_players):  # type: ignore[attr-defined]
+                    pairs.append((game.copy(s), p))  # type: ignore[attr-defined]
+            if game.is_over(s):  # type: ignore[attr-defined]
+                break
+            game.apply(s, rng.choice(game.legal_actions(s)), rng)  # type: ignore[attr-defined]
+    return pairs[:count]
+
+
+@pytest.mark.parametrize(("env_id", "options"), _configs(), ids=lambda v: str(v))
+def test_encode_batch_equals_encode_state_by_state(env_id: str, options: dict[str, object]) -> None:
+    game = make_game(env_id, **options)
+    pairs = _states(game, 120, seed=len(env_id))
+    states, players = [s for s, _ in pairs], [p for _, p in pairs]
+    for name, encoder in game.encoders.items():
+        batch = encoder.encode_batch(states, players)
+        assert batch.shape == (len(states), *encoder.shape) and batch.dtype == np.float32
+        for i, (s, p) in enumerate(pairs):
+            np.testing.assert_array_equal(batch[i], encoder.encode(s, p), err_msg=f"{name} row {i}")
+        # into a preallocated array holding garbage: overwritten, same numbers
+        out = np.full_like(batch, 7.0)
+        assert encoder.encode_batch(states, players, out) is out
+        np.testing.assert_array_equal(out, batch)
+
+
+def test_encode_batch_refuses_mismatched_input() -> None:
+    game = make_game("chocolates_v0", num_players=2)
+    encoder = game.encoders["flat"]
+    s = game.new_state(random.Random(0))
+    with pytest.raises(ValueError, match="2 states but 1 players"):
+        encoder.encode_batch([s, s], [0])
+    with pytest.raises(ValueError, match="out has shape"):
+        encoder.encode_batch([s], [0], np.zeros((2, *encoder.shape), dtype=np.float32))
+    assert encoder.encode_batch([], []).shape == (0, *encoder.shape)
+
+
+def test_shuffle_is_random_shuffle_draw_for_draw() -> None:
+    """The inlined shuffle of the rules gives ``random.Random.shuffle``'s permutation and
+    leaves the stream where it leaves it, for every length (rejection draws included)."""
+    from choco_envs.core.game import shuffle
+
+    for seed in range(30):
+        for length in (0, 1, 2, 3, 5, 17, 33, 64):
+            a, b = random.Random(seed), random.Random(seed)
+            xs, ys = list(range(length)), list(range(length))
+            a.shuffle(xs)
+            shuffle(b, ys)
+            assert xs == ys and a.random() == b.random()
+
+
+@pytest.mark.parametrize(("env_id", "options"), _configs(), ids=lambda v: str(v))
+def test_copy_covers_every_field_and_shares_no_list(
+    env_id: str, options: dict[str, object]
+) -> None:
+    """The written-out ``copy`` of every state: every slot equal, no list shared."""
+    game = make_game(env_id, **options)
+    for s, _ in _states(game, 40, seed=3):
+        c = game.copy(s)  # type: ignore[attr-defined]
+        for name in type(s).__slots__:
+            a, b = getattr(s, name), getattr(c, name)
+            assert a == b, name
+            if isinstance(a, list):
+                assert a is not b, name
+                assert all(x is not y for x, y in zip(a, b, strict=True) if isinstance(x, list))
+
+
+@pytest.mark.parametrize("edition", ["standard", "classic"])
+def test_chocolatiers_totals_batch_is_totals(edition: str) -> None:
+    """The vectorised totals (Score tiles by ``single_best``, First, wilds, tile points)
+    equal ``totals`` state by state, ties for the largest group included."""
+    from choco_envs.games.chocolatiers.rules import single_best, single_best_batch
+
+    for n in (2, 3, 4):
+        game = make_game("chocolatiers_v1", num_players=n, edition=edition)
+        states = [s for s, p in _states(game, 300, seed=n) if p == 0]
+        fields = [
+            np.array([getattr(s, k) for s in states]) for k in ("groups", "points", "wilds", "n34")
+        ]
+        first = np.array([s.first for s in states])
+        got = game.totals_batch(*fields, first)  # type: ignore[attr-defined]
+        assert got.tolist() == [game.totals(s) for s in states]  # type: ignore[attr-defined]
+    rng = np.random.default_rng(0)
+    values = rng.integers(0, 3, size=(500, 4))
+    assert single_best_batch(values).tolist() == [single_best(list(v)) for v in values]
