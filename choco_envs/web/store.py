@@ -21,7 +21,7 @@ from choco_envs.core.errors import ChocoError, RecordError
 from choco_envs.records import parse_json, replay
 from choco_envs.registry import game_class, make_raw
 from choco_envs.web.catalog import check_env, check_record_options
-from choco_envs.web.errors import BadRequest, Invalid, NotFound
+from choco_envs.web.errors import BadRequest, Invalid, NotFound, excerpt
 from choco_envs.web.views import final_scores, target, view
 
 RECORD_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,150}$")
@@ -53,7 +53,7 @@ class RecordStore:
             or not RECORD_ID.match(record_id)
             or record_id.endswith(PLAYERS_SUFFIX)
         ):
-            raise NotFound(f"no record {record_id!r}")
+            raise NotFound(f"no record {excerpt(record_id)}")
         return self.folder / f"{record_id}.json"
 
     def players(self, record_id: str) -> list[str] | None:
@@ -174,7 +174,7 @@ def parse_seat(text: str | None, num_players: int) -> int | None:
     if text is None or text in ("", "spectator"):
         return None
     if not text.isascii() or not text.isdigit() or int(text) >= num_players:
-        raise Invalid(f"seat {text!r}: a seat is 0..{num_players - 1} or 'spectator'")
+        raise Invalid(f"seat {excerpt(text)}: a seat is 0..{num_players - 1} or 'spectator'")
     return int(text)
 
 

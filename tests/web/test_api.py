@@ -231,7 +231,8 @@ def test_unknown_games_and_records_are_404(client: Any) -> None:
         ({"env_id": "chocolates_v0", "seats": ["human", "mcts:simulations=99999"]}, "at most"),
         ({"env_id": "chocolates_v0", "seats": ["human", "mcts:time=60"]}, "at most"),
         ({"env_id": "chocolates_v0", "seats": ["human", "nobody"]}, "unknown bot kind"),
-        ({"env_id": "chocolates_v0", "seats": ["human", "greedy:nope=1"]}, "unknown option"),
+        ({"env_id": "chocolates_v0", "seats": ["human", "greedy:nope=1"]}, "by its kind alone"),
+        ({"env_id": "chocolates_v0", "seats": ["human", "mcts:nope=1"]}, "unknown option"),
         (
             {
                 "env_id": "chocolatiers_v1",
