@@ -17,27 +17,38 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+)
 from starlette.exceptions import HTTPException
 from starlette.routing import Match
 
 from choco_envs.core.errors import ChocoError
 from choco_envs.registry import make_game
 from choco_envs.web import schema as api
-from choco_envs.web.catalog import BotCatalog, catalog, check_env, check_options
+from choco_envs.web.catalog import BotCatalog, catalog, check_env, check_options, json_int
 from choco_envs.web.errors import Conflict, Invalid, NotFound, WebError, excerpt
 from choco_envs.web.limits import BodyLimit
 from choco_envs.web.sessions import GameManager, Settings
 from choco_envs.web.store import MAX_UPLOAD_BYTES, frames
 
 STATIC = Path(__file__).parent / "static"
+#: an integer as JSON has it: 3 or 3.0, not "3" nor true
+JsonInt = Annotated[StrictInt, BeforeValidator(json_int)]
 OptionValue = StrictBool | StrictInt | StrictFloat | StrictStr | None
 TOKEN_LENGTH = 200
 #: the longest detail of a refusal, a net under the excerpts each message quotes
@@ -53,7 +64,7 @@ class NewGame(BaseModel):
     env_id: StrictStr
     options: dict[StrictStr, OptionValue] = Field(default_factory=dict)
     seats: list[StrictStr] = Field(min_length=1, max_length=8)
-    seed: StrictInt | None = Field(default=None, ge=0, lt=2**63)
+    seed: JsonInt | None = Field(default=None, ge=0, lt=2**63)
 
 
 class Move(BaseModel):
@@ -61,7 +72,7 @@ class Move(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     token: StrictStr = Field(min_length=1, max_length=TOKEN_LENGTH)
-    action: StrictInt = Field(ge=-ACTION_BOUND, lt=ACTION_BOUND)
+    action: JsonInt = Field(ge=-ACTION_BOUND, lt=ACTION_BOUND)
 
 
 class BotQuery(BaseModel):
@@ -137,7 +148,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, err: HTTPException) -> JSONResponse:
-        headers = dict(err.headers or {})
+        headers = {k: v for k, v in (err.headers or {}).items() if k.lower() != "allow"}
         if err.status_code == 405:  # every method served at this path, not one route's
             headers["allow"] = ", ".join(_methods_at(app, request.scope))
         return JSONResponse(

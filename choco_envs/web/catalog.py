@@ -78,8 +78,21 @@ def check_env(env_id: Any) -> str:
 
 
 def same_value(value: Any, choice: Any) -> bool:
-    """``value == choice`` of the same JSON type (true is not 1, 2.0 is not 2)."""
+    """``value == choice`` as JSON compares them: true is not 1, 2.0 is 2."""
+    number = (int, float)
+    if isinstance(value, bool) or isinstance(choice, bool):
+        return type(value) is type(choice) and value == choice
+    if isinstance(value, number) and isinstance(choice, number):
+        return bool(value == choice)
     return type(value) is type(choice) and value == choice
+
+
+def json_int(value: Any) -> Any:
+    """A JSON integer as Python's int (``3.0`` is the integer 3 in JSON); anything else
+    as it is, for the type check to refuse."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**63:
+        return int(value)
+    return value
 
 
 def check_options(env_id: str, options: Any) -> dict[str, Any]:
@@ -105,6 +118,7 @@ def check_options(env_id: str, options: Any) -> dict[str, Any]:
                 f"{', '.join(allowed)}"
             )
         if key == "num_players":
+            value = json_int(value)
             if type(value) is not int or not spec.min_players <= value <= spec.max_players:
                 raise Invalid(
                     f"option num_players={excerpt(value)} of {env_id}: an integer "
@@ -193,13 +207,18 @@ def _makeable(kind: str, env_id: str, options: dict[str, Any]) -> bool:
 
 def _fits(path: str, env_id: str, options: dict[str, Any]) -> bool:
     """Whether the served checkpoint at ``path`` plays this configuration."""
+    return _misfit(path, env_id, options) is None
+
+
+def _misfit(path: str, env_id: str, options: dict[str, Any]) -> str | None:
+    """Why the served checkpoint at ``path`` cannot play this configuration, or None."""
     try:
         from choco_envs.policy.checkpoint import check_compatible, read_metadata
 
         check_compatible(read_metadata(path), path, env_id, options)
-    except (ChocoError, ImportError, OSError):
-        return False
-    return True
+    except (ChocoError, ImportError, OSError) as err:
+        return str(err)[-200:]
+    return None
 
 
 def check_seat(spec: Any, env_id: str, config: Mapping[str, Any], policies: list[str]) -> str:
@@ -214,7 +233,10 @@ def check_seat(spec: Any, env_id: str, config: Mapping[str, Any], policies: list
     if spec in offered:
         return str(spec)
     options = ", ".join(f"{k}={v!r}" for k, v in config.items())
-    if str(spec).partition(":")[0] == "mcts":
+    kind, _, path = str(spec).partition(":")
+    if kind == "policy":
+        why = f"the checkpoint does not play it ({_misfit(path, env_id, dict(config))})"
+    elif kind == "mcts":
         why = "an MCTS spec is mcts or mcts:key=value,... (simulations, time, c, rollout, epsilon, margin)"
     elif ":" in str(spec):
         why = "a bot is named by its kind alone here (only MCTS takes options)"

@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from choco_envs.core.records import RECORD_FORMAT
 from choco_envs.registry import list_envs
 from choco_envs.web.catalog import (
     MCTS_SPEC,
@@ -354,7 +355,7 @@ def upload_schema(max_bytes: int) -> dict[str, Any]:
         "type": "object",
         "required": ["format", "env_id", "version", "options", "seed", "actions", "state"],
         "properties": {
-            "format": {"type": "string"},
+            "format": {"const": RECORD_FORMAT},
             "env_id": {"enum": list_envs()},
             "version": {"type": "integer"},
             "options": {"type": "object"},

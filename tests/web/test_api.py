@@ -104,7 +104,7 @@ def test_illegal_and_malformed_moves_change_nothing(client: Any, env_id: str) ->
         ({"token": token, "action": env.game.num_actions}, 400, "out of range"),
         ({"token": token, "action": -1}, 400, "out of range"),
         ({"token": token, "action": "3"}, 422, None),
-        ({"token": token, "action": 1.0}, 422, None),
+        ({"token": token, "action": 1.5}, 422, None),
         ({"token": token, "action": True}, 422, None),
         ({"token": token, "action": None}, 422, None),
         ({"token": token}, 422, None),
