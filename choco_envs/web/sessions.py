@@ -111,7 +111,7 @@ class LiveGame:
             return None
         found = None
         for i, seat in enumerate(self.seats):
-            if seat.token is not None and hmac.compare_digest(seat.token, token):
+            if seat.token is not None and hmac.compare_digest(seat.token.encode(), token.encode()):
                 found = i
         if found is None:
             raise Forbidden("this token is not a seat of this game")

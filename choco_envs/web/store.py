@@ -109,6 +109,7 @@ class RecordStore:
         except RecordError as err:
             raise BadRequest(str(err)) from None
         env_id = check_env(record.get("env_id"))
+        check_shape(record)
         check_record_options(env_id, record.get("options", {}))
         verify(record)
         if sum(1 for _ in self.folder.glob("*.json")) >= MAX_RECORDS:
@@ -161,6 +162,30 @@ def _mtime(path: Path) -> float:
         return 0.0
 
 
+#: the fields of a record and their JSON types (the upload's schema states the same)
+FIELDS: dict[str, tuple[type, ...]] = {
+    "format": (str,),
+    "env_id": (str,),
+    "version": (int,),
+    "options": (dict,),
+    "seed": (int,),
+    "actions": (list,),
+    "state": (dict,),
+}
+
+
+def check_shape(record: dict[str, Any]) -> None:
+    """BadRequest unless ``record`` has every field of a record, of its type, and its
+    actions are integers."""
+    for key, types in FIELDS.items():
+        value = record.get(key)
+        if not isinstance(value, types) or isinstance(value, bool):
+            kind = "missing" if key not in record else f"a {type(value).__name__}"
+            raise BadRequest(f"record: field {key!r} must be a {types[0].__name__} ({kind})")
+    if not all(type(a) is int for a in record["actions"]):
+        raise BadRequest("record: field 'actions' must list integers")
+
+
 def verify(record: dict[str, Any]) -> Any:
     """The replayed env of a record, or BadRequest with the replay's message."""
     try:
@@ -185,6 +210,7 @@ def frames(
     led there: what the replay page's slider steps through. The record is verified by
     replay first."""
     env_id = check_env(record.get("env_id"))
+    check_shape(record)
     check_record_options(env_id, record.get("options", {}))
     done = verify(record)
     game = done.game

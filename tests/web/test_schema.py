@@ -87,11 +87,12 @@ def server(tmp_path: Path) -> Iterator[tuple[str, Any]]:
 
 
 def test_schemathesis_finds_no_disagreement(server: tuple[str, Any], tmp_path: Path) -> None:
-    """Every check schemathesis has, on every operation, in every phase (examples,
-    coverage, fuzzing, stateful), with a fixed seed: no server error, no status, header
-    or body the schema does not state, no schema-valid request refused, no invalid one
-    accepted. One exception, in the config file below: an upload the schema allows may
-    still not replay (400), which no schema can state."""
+    """Every check schemathesis has, on every operation, in its fuzzing and stateful
+    phases (about 350 requests; its coverage phase, 1,300 more, takes minutes), with a
+    fixed seed: no server error, no status, header or body the schema does not state, no
+    schema-valid request refused, no invalid one accepted. One exception, in the config
+    file below: an upload the schema allows may still not replay (400), which no schema
+    can state."""
     url, _ = server
     config = tmp_path / "schemathesis.toml"
     config.write_text(
@@ -111,6 +112,8 @@ def test_schemathesis_finds_no_disagreement(server: tuple[str, Any], tmp_path: P
         f"{url}/api/openapi.json",
         "--checks",
         "all",
+        "--phases",
+        "fuzzing,stateful",
         "--seed",
         str(SEED),
         "--max-examples",
