@@ -121,7 +121,7 @@ def test_schemathesis_finds_no_disagreement(server: tuple[str, Any], tmp_path: P
         "--workers",
         "1",
         "--request-timeout",
-        "20",
+        "120",  # a bot list's first answer tries every bot (seconds on a busy machine)
         "--no-color",
         "--report",
         "ndjson",
