@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 
 pytest.importorskip("fastapi", reason="the web extra is not installed")
-pytest.importorskip("httpx", reason="the API tests need httpx")
+httpx = pytest.importorskip("httpx", reason="the API tests need httpx")
 
 from choco_envs.web import schema as api  # noqa: E402
 from choco_envs.web.app import create_app  # noqa: E402
@@ -83,6 +83,7 @@ def server(tmp_path: Path) -> Iterator[tuple[str, Any]]:
         play_to_end(client, game_id, tokens, random.Random(0))
     app.state.manager._kick = lambda game: None
     with serve(app) as url:
+        httpx.post(f"{url}/api/bots", json={"env_id": "chocolates_v0"}, timeout=120)  # torch in
         yield url, app
 
 
@@ -120,8 +121,12 @@ def test_schemathesis_finds_no_disagreement(server: tuple[str, Any], tmp_path: P
         str(MAX_EXAMPLES),
         "--workers",
         "1",
+        # latency is the load test's to judge; a configuration's first bot list makes
+        # and tries every bot (torch and checkpoints: seconds on a busy 2-core machine)
+        "--max-response-time",
+        "60",
         "--request-timeout",
-        "120",  # a bot list's first answer tries every bot (seconds on a busy machine)
+        "120",
         "--no-color",
         "--report",
         "ndjson",
