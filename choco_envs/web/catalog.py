@@ -5,20 +5,29 @@ A client never names a file: options that take a path (``components``) are refus
 ``policy:PATH`` is accepted only for a checkpoint the server was started with
 (``choco serve --policy PATH``). MCTS budgets are capped, so one request cannot hold a
 bot worker for long.
+
+What a client may ask for is a finite list, and the API's schema states it exactly
+(``choco_envs/web/schema.py`` builds it from the functions here): every configuration of
+an env (:func:`configurations`: its options' values and player counts), and for each the
+seats (:func:`seat_choices`): ``human``, a bot kind by its plain name where it can be
+made for that configuration, a served ``policy:PATH`` that fits it, or an MCTS spec
+within the caps (:data:`MCTS_SPEC`). The checks below accept exactly that.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib.util
+import itertools
 import json
-import math
+import re
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from choco_envs.core.errors import ChocoError
 from choco_envs.registry import game_class, list_envs
-from choco_envs.web.errors import Invalid
+from choco_envs.web.errors import Invalid, excerpt
 
 #: options without a short list of allowed values that a client may still set, with the
 #: choices the lobby offers (from the game built with its defaults)
@@ -34,6 +43,26 @@ MAX_SECONDS = 10.0
 MCTS_PRESETS = ("mcts:simulations=100", "mcts")
 #: kinds the lobby never lists as a bot (a person is "human"; policy needs a path)
 NOT_LISTED = ("human", "policy", "mcts")
+HUMAN = "human"
+
+
+def _mcts_spec() -> str:
+    """The MCTS specs a client may give: ``mcts`` or ``mcts:`` and comma-separated
+    options, each within the caps (simulations 1..3000, time in (0, 10] seconds)."""
+    decimals = r"(?:\.[0-9]{1,6})?"
+    simulations = r"(?:[1-9][0-9]{0,2}|[12][0-9]{3}|3000)"
+    assert MAX_SIMULATIONS == 3000 and MAX_SECONDS == 10.0, "update the pattern"
+    seconds = r"(?:0\.[0-9]{0,5}[1-9]|[1-9]" + decimals + r"|10(?:\.0{1,6})?)"
+    unit = r"(?:0" + decimals + r"|1(?:\.0{1,6})?)"
+    option = (
+        f"(?:simulations={simulations}|time={seconds}|c=(?:0|[1-9][0-9]{{0,2}}){decimals}"
+        f"|rollout=(?:random|greedy)|epsilon={unit}|margin={unit})"
+    )
+    return f"^mcts(?::{option}(?:,{option})*)?$"
+
+
+#: an MCTS spec a client may give (the same pattern is in the API's schema)
+MCTS_SPEC = _mcts_spec()
 
 
 def settable(option: Any) -> bool:
@@ -44,18 +73,38 @@ def settable(option: Any) -> bool:
 def check_env(env_id: Any) -> str:
     envs = list_envs()
     if not isinstance(env_id, str) or env_id not in envs:
-        raise Invalid(f"unknown env {env_id!r}; envs: {', '.join(envs)}")
+        raise Invalid(f"unknown env {excerpt(env_id)}; envs: {', '.join(envs)}")
     return env_id
 
 
+def same_value(value: Any, choice: Any) -> bool:
+    """``value == choice`` as JSON compares them: true is not 1, 2.0 is 2."""
+    number = (int, float)
+    if isinstance(value, bool) or isinstance(choice, bool):
+        return type(value) is type(choice) and value == choice
+    if isinstance(value, number) and isinstance(choice, number):
+        return bool(value == choice)
+    return type(value) is type(choice) and value == choice
+
+
+def json_int(value: Any) -> Any:
+    """A JSON integer as Python's int (``3.0`` is the integer 3 in JSON); anything else
+    as it is, for the type check to refuse."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**63:
+        return int(value)
+    return value
+
+
 def check_options(env_id: str, options: Any) -> dict[str, Any]:
-    """The game options of a request: names the game has and a client may set, values
-    JSON scalars (the game then checks each value)."""
+    """The game options of a request: names the game has and a client may set, each
+    value one of that option's choices (``num_players`` an integer; the game then
+    checks the combination)."""
     if not isinstance(options, Mapping):
         raise Invalid(f"options must be an object, got {type(options).__name__}")
     spec = game_class(env_id).spec
     known = {o.name: o for o in spec.options}
-    allowed = ["num_players", *(o.name for o in spec.options if settable(o))]
+    choices = {o["name"]: o["choices"] for o in env_entry(env_id)["options"]}
+    allowed = ["num_players", *choices]
     out: dict[str, Any] = {}
     for key, value in options.items():
         if key not in allowed:
@@ -65,14 +114,138 @@ def check_options(env_id: str, options: Any) -> dict[str, Any]:
                 else "no such option"
             )
             raise Invalid(
-                f"option {key!r} of {env_id}: {why}; options a client may set: {', '.join(allowed)}"
+                f"option {excerpt(key)} of {env_id}: {why}; options a client may set: "
+                f"{', '.join(allowed)}"
             )
-        if value is not None and not isinstance(value, (bool, int, float, str)):
-            raise Invalid(f"option {key}={value!r}: a value is a string, number, bool or null")
-        if isinstance(value, float) and not math.isfinite(value):
-            raise Invalid(f"option {key}={value!r}: not a finite number")
+        if key == "num_players":
+            value = json_int(value)
+            if type(value) is not int or not spec.min_players <= value <= spec.max_players:
+                raise Invalid(
+                    f"option num_players={excerpt(value)} of {env_id}: an integer "
+                    f"{spec.min_players}..{spec.max_players}"
+                )
+        elif not any(same_value(value, c) for c in choices[key]):
+            raise Invalid(
+                f"option {key}={excerpt(value)} of {env_id}: allowed values: "
+                f"{', '.join(json.dumps(c) for c in choices[key])}"
+            )
         out[key] = value
     return out
+
+
+def _key(options: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    return tuple(sorted(options.items()))
+
+
+@functools.cache
+def configurations(env_id: str) -> list[dict[str, Any]]:
+    """Every configuration a client may ask for: ``num_players`` and a value of every
+    option a client may set, as the game accepts them (found by building it)."""
+    cls = game_class(env_id)
+    spec = cls.spec
+    names = [o["name"] for o in env_entry(env_id)["options"]]
+    values = [o["choices"] for o in env_entry(env_id)["options"]]
+    found = []
+    for combo in itertools.product(*values):
+        for n in range(spec.min_players, spec.max_players + 1):
+            config = {"num_players": n, **dict(zip(names, combo, strict=True))}
+            try:
+                cls(**config)
+            except ChocoError:
+                continue
+            found.append(config)
+    return found
+
+
+def full_config(env_id: str, options: Mapping[str, Any], players: int | None) -> dict[str, Any]:
+    """``options`` with every settable option's default filled in, and ``num_players``
+    (``players`` when not given, else the game's default)."""
+    entry = env_entry(env_id)
+    config = {"num_players": options.get("num_players", players or entry["default_players"])}
+    for opt in entry["options"]:
+        config[opt["name"]] = options.get(opt["name"], opt["default"])
+    return config
+
+
+def seat_choices(env_id: str, config: Mapping[str, Any], policies: list[str]) -> list[str]:
+    """The seats a client may name for this configuration besides MCTS specs:
+    ``human``, every bot kind (by its plain name) that can be made for it, and every
+    served checkpoint that fits it."""
+    return list(_seat_choices(env_id, _key(config), tuple(policies)))
+
+
+@functools.lru_cache(maxsize=512)
+def _seat_choices(
+    env_id: str, config: tuple[tuple[str, Any], ...], policies: tuple[str, ...]
+) -> tuple[str, ...]:
+    from choco_envs.bots.registry import kinds
+
+    options = dict(config)
+    found = [HUMAN]
+    for kind in kinds(env_id):
+        if kind not in NOT_LISTED and _makeable(kind, env_id, options):
+            found.append(kind)
+    found += [f"policy:{p}" for p in policies if _fits(p, env_id, options)]
+    return tuple(found)
+
+
+def _makeable(kind: str, env_id: str, options: dict[str, Any]) -> bool:
+    """Whether the bot ``kind`` can be made for this configuration (``ppo``: a shipped
+    checkpoint fits it and torch is installed, without loading it)."""
+    from choco_envs.bots import make as make_bot
+    from choco_envs.bots.registry import shipped_checkpoint
+
+    try:
+        if kind == "ppo":
+            shipped_checkpoint(env_id, options)
+            return all(importlib.util.find_spec(m) for m in ("torch", "safetensors"))
+        make_bot(kind, env_id=env_id, seed=0, env_options=options)
+    except (ChocoError, ImportError):
+        return False
+    return True
+
+
+def _fits(path: str, env_id: str, options: dict[str, Any]) -> bool:
+    """Whether the served checkpoint at ``path`` plays this configuration."""
+    return _misfit(path, env_id, options) is None
+
+
+def _misfit(path: str, env_id: str, options: dict[str, Any]) -> str | None:
+    """Why the served checkpoint at ``path`` cannot play this configuration, or None."""
+    try:
+        from choco_envs.policy.checkpoint import check_compatible, read_metadata
+
+        check_compatible(read_metadata(path), path, env_id, options)
+    except (ChocoError, ImportError, OSError) as err:
+        return str(err)[-200:]
+    return None
+
+
+def check_seat(spec: Any, env_id: str, config: Mapping[str, Any], policies: list[str]) -> str:
+    """A seat as a client may give it for this configuration (:func:`seat_choices` or
+    an MCTS spec within the caps); Invalid saying why otherwise."""
+    if spec == HUMAN:
+        return HUMAN
+    if isinstance(spec, str) and spec.startswith("mcts") and re.fullmatch(MCTS_SPEC, spec):
+        return spec
+    check_bot_spec(spec, env_id, policies)  # says why a bad spec is bad
+    offered = seat_choices(env_id, config, policies)
+    if spec in offered:
+        return str(spec)
+    options = ", ".join(f"{k}={v!r}" for k, v in config.items())
+    kind, _, path = str(spec).partition(":")
+    if kind == "policy":
+        why = f"the checkpoint does not play it ({_misfit(path, env_id, dict(config))})"
+    elif kind == "mcts":
+        why = "an MCTS spec is mcts or mcts:key=value,... (simulations, time, c, rollout, epsilon, margin)"
+    elif ":" in str(spec):
+        why = "a bot is named by its kind alone here (only MCTS takes options)"
+    else:
+        why = "it cannot be made for this configuration"
+    raise Invalid(
+        f"seat {excerpt(spec)} of {env_id} ({options}): {why}; seats here: "
+        f"{', '.join(offered)}, or mcts[:options]"
+    )
 
 
 def check_record_options(env_id: str, options: Any) -> None:
@@ -94,14 +267,14 @@ def check_bot_spec(spec: Any, env_id: str, policies: list[str]) -> str:
     from choco_envs.bots.registry import MCTS_OPTIONS, kinds, parse_options
 
     if not isinstance(spec, str) or not spec.strip():
-        raise Invalid(f"seat {spec!r}: a seat is 'human' or a bot spec")
+        raise Invalid(f"seat {excerpt(spec)}: a seat is 'human' or a bot spec")
     spec = spec.strip()
     kind, _, rest = spec.partition(":")
     if kind == "human":
-        raise Invalid(f"seat {spec!r}: a person's seat is just 'human'")
+        raise Invalid(f"seat {excerpt(spec)}: a person's seat is just 'human'")
     if kind not in kinds(env_id):
         raise Invalid(
-            f"seat {spec!r}: unknown bot kind {kind!r}; kinds for {env_id}: "
+            f"seat {excerpt(spec)}: unknown bot kind {excerpt(kind)}; kinds for {env_id}: "
             f"{', '.join(k for k in kinds(env_id) if k != 'human')}"
         )
     if kind == "policy":
@@ -109,23 +282,27 @@ def check_bot_spec(spec: Any, env_id: str, policies: list[str]) -> str:
         if path not in policies:
             served = ", ".join(f"policy:{p}" for p in policies) or "none"
             raise Invalid(
-                f"seat {spec!r}: this server plays only the checkpoints it was started with "
-                f"(choco serve --policy PATH); served: {served}"
+                f"seat {excerpt(spec)}: this server plays only the checkpoints it was started "
+                f"with (choco serve --policy PATH); served: {served}"
             )
     if kind == "mcts":
         try:
             options = parse_options(spec, "mcts", rest, MCTS_OPTIONS)
         except ChocoError as err:
-            raise Invalid(str(err)) from None
+            raise Invalid(f"seat {excerpt(spec)}: {err}"[:300]) from None
         if options.get("simulations", 0) > MAX_SIMULATIONS:
-            raise Invalid(f"seat {spec!r}: at most {MAX_SIMULATIONS} simulations per move here")
+            raise Invalid(
+                f"seat {excerpt(spec)}: at most {MAX_SIMULATIONS} simulations per move here"
+            )
         if options.get("time", 0.0) > MAX_SECONDS:
-            raise Invalid(f"seat {spec!r}: at most {MAX_SECONDS:g} seconds per move here")
+            raise Invalid(f"seat {excerpt(spec)}: at most {MAX_SECONDS:g} seconds per move here")
     return spec
 
 
+@functools.cache
 def env_entry(env_id: str) -> dict[str, Any]:
-    """One env in the catalog: its name, players and the options a client may set."""
+    """One env in the catalog: its name, players and the options a client may set
+    (built once; not to be changed)."""
     cls = game_class(env_id)
     spec = cls.spec
     game = cls()

@@ -27,8 +27,16 @@ from typing import Any
 
 from choco_envs.core.errors import ChocoError, IllegalActionError
 from choco_envs.registry import make
-from choco_envs.web.catalog import MAX_SEATS, check_bot_spec, check_env, check_options
-from choco_envs.web.errors import BadRequest, Conflict, Forbidden, Full, Invalid, NotFound
+from choco_envs.web.catalog import MAX_SEATS, check_env, check_options, check_seat, full_config
+from choco_envs.web.errors import (
+    BadRequest,
+    Conflict,
+    Forbidden,
+    Full,
+    Invalid,
+    NotFound,
+    excerpt,
+)
 from choco_envs.web.store import RecordStore
 from choco_envs.web.views import final_scores, target, view
 
@@ -68,6 +76,8 @@ class Settings:
     idle_seconds: float = 1800.0
     max_games: int = 200
     bot_workers: int = 2
+    #: the longest a state request may wait for a change (``wait``), seconds
+    max_wait: float = MAX_WAIT
 
 
 class LiveGame:
@@ -101,7 +111,7 @@ class LiveGame:
             return None
         found = None
         for i, seat in enumerate(self.seats):
-            if seat.token is not None and hmac.compare_digest(seat.token, token):
+            if seat.token is not None and hmac.compare_digest(seat.token.encode(), token.encode()):
                 found = i
         if found is None:
             raise Forbidden("this token is not a seat of this game")
@@ -233,7 +243,7 @@ class GameManager:
     def get(self, game_id: str) -> LiveGame:
         game = self.games.get(game_id)
         if game is None:
-            raise NotFound(f"no game {game_id!r} (it may have ended long ago and expired)")
+            raise NotFound(f"no game {excerpt(game_id)} (it may have ended long ago and expired)")
         return game
 
     async def create(
@@ -247,14 +257,12 @@ class GameManager:
         players = options.setdefault("num_players", len(seats))
         if players != len(seats):
             raise Invalid(f"num_players={players!r} but {len(seats)} seats are listed")
-        specs = [
-            HUMAN if s == HUMAN else check_bot_spec(s, env_id, self.settings.policies)
-            for s in seats
-        ]
         try:
             env = make(env_id, illegal_action="raise", **options)
         except ChocoError as err:
             raise Invalid(str(err)) from None
+        config = full_config(env_id, options, len(seats))
+        specs = [check_seat(s, env_id, config, self.settings.policies) for s in seats]
         if len(self.games) >= self.settings.max_games:
             self.sweep()
             if len(self.games) >= self.settings.max_games:

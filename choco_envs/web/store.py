@@ -21,7 +21,7 @@ from choco_envs.core.errors import ChocoError, RecordError
 from choco_envs.records import parse_json, replay
 from choco_envs.registry import game_class, make_raw
 from choco_envs.web.catalog import check_env, check_record_options
-from choco_envs.web.errors import BadRequest, Invalid, NotFound
+from choco_envs.web.errors import BadRequest, Invalid, NotFound, excerpt
 from choco_envs.web.views import final_scores, target, view
 
 RECORD_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,150}$")
@@ -53,7 +53,7 @@ class RecordStore:
             or not RECORD_ID.match(record_id)
             or record_id.endswith(PLAYERS_SUFFIX)
         ):
-            raise NotFound(f"no record {record_id!r}")
+            raise NotFound(f"no record {excerpt(record_id)}")
         return self.folder / f"{record_id}.json"
 
     def players(self, record_id: str) -> list[str] | None:
@@ -109,6 +109,7 @@ class RecordStore:
         except RecordError as err:
             raise BadRequest(str(err)) from None
         env_id = check_env(record.get("env_id"))
+        check_shape(record)
         check_record_options(env_id, record.get("options", {}))
         verify(record)
         if sum(1 for _ in self.folder.glob("*.json")) >= MAX_RECORDS:
@@ -161,6 +162,30 @@ def _mtime(path: Path) -> float:
         return 0.0
 
 
+#: the fields of a record and their JSON types (the upload's schema states the same)
+FIELDS: dict[str, tuple[type, ...]] = {
+    "format": (str,),
+    "env_id": (str,),
+    "version": (int,),
+    "options": (dict,),
+    "seed": (int,),
+    "actions": (list,),
+    "state": (dict,),
+}
+
+
+def check_shape(record: dict[str, Any]) -> None:
+    """BadRequest unless ``record`` has every field of a record, of its type, and its
+    actions are integers."""
+    for key, types in FIELDS.items():
+        value = record.get(key)
+        if not isinstance(value, types) or isinstance(value, bool):
+            kind = "missing" if key not in record else f"a {type(value).__name__}"
+            raise BadRequest(f"record: field {key!r} must be a {types[0].__name__} ({kind})")
+    if not all(type(a) is int for a in record["actions"]):
+        raise BadRequest("record: field 'actions' must list integers")
+
+
 def verify(record: dict[str, Any]) -> Any:
     """The replayed env of a record, or BadRequest with the replay's message."""
     try:
@@ -174,7 +199,7 @@ def parse_seat(text: str | None, num_players: int) -> int | None:
     if text is None or text in ("", "spectator"):
         return None
     if not text.isascii() or not text.isdigit() or int(text) >= num_players:
-        raise Invalid(f"seat {text!r}: a seat is 0..{num_players - 1} or 'spectator'")
+        raise Invalid(f"seat {excerpt(text)}: a seat is 0..{num_players - 1} or 'spectator'")
     return int(text)
 
 
@@ -185,6 +210,7 @@ def frames(
     led there: what the replay page's slider steps through. The record is verified by
     replay first."""
     env_id = check_env(record.get("env_id"))
+    check_shape(record)
     check_record_options(env_id, record.get("options", {}))
     done = verify(record)
     game = done.game

@@ -104,7 +104,7 @@ def test_illegal_and_malformed_moves_change_nothing(client: Any, env_id: str) ->
         ({"token": token, "action": env.game.num_actions}, 400, "out of range"),
         ({"token": token, "action": -1}, 400, "out of range"),
         ({"token": token, "action": "3"}, 422, None),
-        ({"token": token, "action": 1.0}, 422, None),
+        ({"token": token, "action": 1.5}, 422, None),
         ({"token": token, "action": True}, 422, None),
         ({"token": token, "action": None}, 422, None),
         ({"token": token}, 422, None),
@@ -231,7 +231,8 @@ def test_unknown_games_and_records_are_404(client: Any) -> None:
         ({"env_id": "chocolates_v0", "seats": ["human", "mcts:simulations=99999"]}, "at most"),
         ({"env_id": "chocolates_v0", "seats": ["human", "mcts:time=60"]}, "at most"),
         ({"env_id": "chocolates_v0", "seats": ["human", "nobody"]}, "unknown bot kind"),
-        ({"env_id": "chocolates_v0", "seats": ["human", "greedy:nope=1"]}, "unknown option"),
+        ({"env_id": "chocolates_v0", "seats": ["human", "greedy:nope=1"]}, "by its kind alone"),
+        ({"env_id": "chocolates_v0", "seats": ["human", "mcts:nope=1"]}, "unknown option"),
         (
             {
                 "env_id": "chocolatiers_v1",
