@@ -118,9 +118,10 @@ def test_the_wheel_carries_every_shipped_file_and_its_card_and_the_license(
             if n.startswith("choco_envs/checkpoints/")
         }
         assert carried == shipped
-        assert whl.read(f"choco_envs-{version}.dist-info/licenses/LICENSE") == (
-            REPO / "LICENSE"
-        ).read_bytes()
+        assert (
+            whl.read(f"choco_envs-{version}.dist-info/licenses/LICENSE")
+            == (REPO / "LICENSE").read_bytes()
+        )
         static = {n for n in names if n.startswith("choco_envs/web/static/")}
     assert static == {
         "choco_envs/web/static/" + p.relative_to(STATIC).as_posix()
@@ -187,9 +188,7 @@ def venv(dists: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> 
     yield bin_dir
 
 
-def test_an_installed_wheel_plays_against_the_trained_bots(
-    venv: Path, tmp_path: Path
-) -> None:
+def test_an_installed_wheel_plays_against_the_trained_bots(venv: Path, tmp_path: Path) -> None:
     """From a folder outside the repository, with the venv's python and `choco`."""
     httpx = pytest.importorskip("httpx")
     from tests.web.helpers import new_game, play_to_end
@@ -230,9 +229,9 @@ def test_an_installed_wheel_plays_against_the_trained_bots(
             for asset in assets:
                 r = client.get(f"/static/{asset}")
                 assert r.status_code == 200, asset
-                assert r.content == (STATIC / asset).read_bytes() == (
-                    installed / asset
-                ).read_bytes(), asset
+                assert (
+                    r.content == (STATIC / asset).read_bytes() == (installed / asset).read_bytes()
+                ), asset
             html = "".join((STATIC / p).read_text() for p in ("index.html", "play.html"))
             assert set(re.findall(r'(?:src|href)="/static/([^"]+)"', html)) <= set(assets)
             for n, seat in enumerate(seats):
