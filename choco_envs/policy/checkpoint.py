@@ -24,9 +24,10 @@ declared network's sizes (bounded by ``net.LIMITS``) against the tensors in the 
 Every refusal is a :class:`CheckpointError` saying why.
 
 Shipped checkpoints live in ``<checkpoints>/<env_id>/*.safetensors``, where
-``<checkpoints>`` is ``$CHOCO_CHECKPOINTS`` when set, else the ``checkpoints/`` folder of
-the source checkout this package runs from (an editable install). A non-editable install
-(a wheel) carries no checkpoints: set ``CHOCO_CHECKPOINTS`` to a folder of them.
+``<checkpoints>`` is ``$CHOCO_CHECKPOINTS`` when set, else the package's own
+``choco_envs/checkpoints/`` (an installed wheel: the build copies the repository's
+``checkpoints/`` there, model cards included), else the ``checkpoints/`` folder of the
+source checkout this package runs from (a clone, an editable install).
 """
 
 from __future__ import annotations
@@ -46,6 +47,9 @@ METADATA_KEY = "choco"
 SUFFIX = ".safetensors"
 #: the environment variable naming the folder of shipped checkpoints
 ENV_VAR = "CHOCO_CHECKPOINTS"
+#: the folder inside the package where a wheel carries the shipped checkpoints (the
+#: build copies the repository's checkpoints/ there: setup.py)
+PACKAGED = "checkpoints"
 MAX_FILE_BYTES = 128 * 2**20
 MAX_HEADER_BYTES = 2**20
 _REQUIRED = {
@@ -323,16 +327,20 @@ def _check_action_planes(config: Any, meta: dict[str, Any], game: Any, where: st
 
 # ---------------------------------------------------------------- shipped checkpoints
 def checkpoint_dir() -> Path | None:
-    """The folder of shipped checkpoints: ``$CHOCO_CHECKPOINTS``, else the source
-    checkout's ``checkpoints/`` (an editable install; it may not exist yet), else None
-    (a wheel has none)."""
+    """The folder of shipped checkpoints, the one place that decides it: ``$CHOCO_CHECKPOINTS``,
+    else the package's own ``checkpoints/`` (an installed wheel carries the shipped files
+    there), else the source checkout's ``checkpoints/`` (a clone or an editable install; it
+    may not exist yet), else None (a copy of the package without either)."""
     explicit = os.environ.get(ENV_VAR)
     if explicit:
         folder = Path(explicit)
         if not folder.is_dir():
             raise CheckpointError(f"{ENV_VAR}={explicit!r} is not a folder")
         return folder
-    root = Path(__file__).resolve().parents[2]
+    package = Path(__file__).resolve().parents[1]
+    if (package / PACKAGED).is_dir():
+        return package / PACKAGED
+    root = package.parent
     if (root / "pyproject.toml").is_file() and (root / "choco_envs").is_dir():
         return root / "checkpoints"
     return None
@@ -357,7 +365,7 @@ def shipped_checkpoint(
     if folder is None:
         raise CheckpointError(
             f"no shipped checkpoint for {env_id}: this install has no checkpoints folder "
-            "(a non-editable install carries none); set "
+            f"(neither choco_envs/{PACKAGED}/ nor a source checkout's checkpoints/); set "
             f"{ENV_VAR}=DIR to a folder holding {env_id}/*.safetensors (a clone's "
             "checkpoints/), or play a file of your own with policy:PATH"
         )

@@ -56,8 +56,8 @@ One file per env and edition, each served by `choco_envs.bots.make("ppo", env_id
 RUN_FILE` (docs/training.md#shipping): it needs a stored evaluation of >= 400 games
 against random and against greedy, and replaces a file only when it is measurably better.
 Every file reads game information only (`flat` or `planes`, and a policy-layer feature
-function where its card says so). A non-editable install does not carry this folder:
-point `CHOCO_CHECKPOINTS=DIR` at a copy of it.
+function where its card says so). The wheel carries this folder, cards included, as
+`choco_envs/checkpoints/`; `CHOCO_CHECKPOINTS=DIR` points `ppo` at another copy.
 
 ## Stored evaluations
 

@@ -72,7 +72,7 @@ def test_choco_checkpoints_points_at_a_folder_of_checkpoints(
 def test_an_installed_copy_runs_no_file_of_the_current_folder_and_finds_no_checkpoints(
     tmp_path: Path,
 ) -> None:
-    """A non-editable install (the package copied alone, as a wheel installs it), run from
+    """A non-editable copy of the package without checkpoints (copied alone), run from
     a folder with a planted training/ppo_selfplay.py and checkpoints/: `choco train
     --help` and a run work and never execute the planted file; `ppo` says the install
     has no checkpoints folder and names CHOCO_CHECKPOINTS."""
