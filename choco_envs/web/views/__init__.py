@@ -7,7 +7,9 @@ render``) has
 * ``target(game, state, action) -> dict | None``: where a legal move of the seat to act is
   made on the drawn board (None: only in the move list).
 
-A game whose render module has no ``view`` (its board is not drawn) gets :mod:`.text`: its
+A game whose render module has no ``view`` has its drawn view here, in a module of this
+package named as the game's package (``chocolatiers``, ``chocolate_factory``), with the
+same two functions. A game with neither (its board is not drawn) gets :mod:`.text`: its
 seat's ``state_to_string`` cut into labelled blocks, which relies on the game's contract
 that the text shows only what the seat may see.
 """
@@ -23,13 +25,17 @@ from choco_envs.web.views import text
 
 
 def view_module(game: Any) -> ModuleType:
-    """The render module of ``game``'s package when it draws a view, else the text one."""
+    """The render module of ``game``'s package when it draws a view, else this package's
+    module of that game, else the text one."""
     package = sys.modules[type(game).__module__].__package__ or ""
-    try:
-        module = importlib.import_module(f"{package}.render")
-    except ModuleNotFoundError:
-        return text
-    return module if callable(getattr(module, "view", None)) else text
+    for name in (f"{package}.render", f"{__name__}.{package.rpartition('.')[2]}"):
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError:
+            continue
+        if callable(getattr(module, "view", None)):
+            return module
+    return text
 
 
 def view(game: Any, state: Any, seat: int | None) -> dict[str, Any]:
