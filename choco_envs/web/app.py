@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, Stri
 
 from choco_envs.core.errors import ChocoError
 from choco_envs.registry import make_game
+from choco_envs.web.analysis import analysis_router
 from choco_envs.web.catalog import BotCatalog, catalog, check_env, check_options
 from choco_envs.web.errors import Conflict, Invalid, NotFound, WebError
 from choco_envs.web.sessions import MAX_WAIT, GameManager, Settings
@@ -228,6 +229,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         body = await blocking(frames, record, seat, players)
         return JSONResponse({"record_id": record_id, **body})
 
+    app.include_router(analysis_router(manager))
     return app
 
 
