@@ -27,6 +27,7 @@ always allow it.
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import math
 import random
 import threading
@@ -111,9 +112,7 @@ POLICIES = _Policies()
 
 
 def _policy_available(env_id: str, options: dict[str, Any]) -> str | None:
-    try:
-        import torch  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("torch") is None:  # found, not imported (that is slow)
         return "needs torch (the 'train' extra)"
     try:
         POLICIES.path(env_id, options)

@@ -123,6 +123,7 @@ def view(game: ChocolatiersRules, state: ChocolatiersState, seat: int | None) ->
         "to_act": None if s.over else s.player,
         "phase": PHASE_NAMES[s.phase],
         "actions_left": s.actions_left,
+        "takes_left": s.takes_left,
         "round": min(s.turn // n + 1, ROUND_CAP),
         "rounds": ROUND_CAP,
         "max_tiles": MAX_TILES,

@@ -164,6 +164,7 @@ async function start(event) {
   $("setup-error").textContent = slow ? "Starting: loading the checkpoint takes a few seconds…" : "";
   try {
     const made = await api("POST", "/api/games", body);
+    if (!$("allow-analysis").checked) await forbidAnalysis(made);
     $("setup-error").textContent = "";
     const mine = kinds.map((k, i) => (k === "you" ? made.seat_urls[i] : null)).filter(Boolean);
     remember({ id: made.game_id, name: env.name, url: mine[0] || `/play/${made.game_id}`, when: Date.now() });
@@ -177,6 +178,14 @@ async function start(event) {
   } finally {
     $("start").disabled = false;
   }
+}
+
+/** No analysis panel in this game, for any seat (a seat's token forbids it for all). */
+async function forbidAnalysis(made) {
+  const url = made.seat_urls.find(Boolean);
+  if (!url) return;
+  const token = new URL(url).searchParams.get("token");
+  await api("POST", `/api/games/${encodeURIComponent(made.game_id)}/analysis/forbid`, { token });
 }
 
 function showLinks(made, kinds) {
