@@ -8,11 +8,12 @@ state: what the panel shows could have been worked out by that seat. The kinds o
 analysis (:data:`ANALYSTS`) share one answer: ``moves``, one entry per legal move with
 the rules' name, its place on the board (``target``) and the kind's numbers, best first;
 ``best``, the move the kind would play; and, where the kind has one, ``value`` (the
-expected return of the seat, -1 last .. +1 first). The numbers a kind gives:
+seat's expected return) with ``value_note`` saying what that return is. The numbers a
+kind gives:
 
 | kind | per move | value |
 |---|---|---|
-| ``ppo`` | ``p``: the shipped checkpoint's move probabilities (masked softmax) | the critic's estimate |
+| ``ppo`` | ``p``: the shipped checkpoint's move probabilities (masked softmax) | the critic's estimate of its training return (rank -1 .. +1, plus the checkpoint's margin shaping) |
 | ``greedy`` | ``share``: how often the game's ``greedy`` bot chooses it over :data:`SAMPLES` determinizations of the view | none |
 
 Another kind (say, a search's ``visits``) is one more :class:`Analyst` given to
@@ -61,7 +62,7 @@ class Analyst:
     """One kind of analysis. ``available(env_id, options)`` is None when it can analyse
     that configuration, else why not; ``analyse(view, env_id, options)`` returns, from
     the view alone, ``{"moves": {action: {"p"/"share"/"visits": number}}, "best": action}``
-    and optionally ``"value"``."""
+    and optionally ``"value"`` with ``"value_note"`` (what it estimates)."""
 
     kind: str
     label: str
@@ -138,7 +139,16 @@ def _policy_analyse(view: AgentView, env_id: str, options: dict[str, Any]) -> di
     p = np.exp(z - z.max())
     p /= p.sum()
     moves = {a: {"p": round(float(q), 4)} for a, q in zip(legal, p, strict=True)}
-    return {"moves": moves, "best": int(legal[int(np.argmax(p))]), "value": round(float(value[0]), 3)}
+    margin = ((meta.get("training") or {}).get("args") or {}).get("margin_coef") or 0.0
+    note = "its estimate of the return it was trained on: your rank, -1 last .. +1 first"
+    if margin:
+        note += f", plus {margin:g} x (your score - the best other score)"
+    return {
+        "moves": moves,
+        "best": int(legal[int(np.argmax(p))]),
+        "value": round(float(value[0]), 3),
+        "value_note": note,
+    }
 
 
 # ---------------------------------------------------------------- the greedy bot
@@ -168,8 +178,8 @@ register(
     Analyst(
         "ppo",
         "policy (ppo)",
-        "the shipped checkpoint: its probability of each move and its estimate of your "
-        "outcome (-1 last, +1 first)",
+        "the shipped checkpoint: its probability of each move, and its estimate of how "
+        "the game ends for you",
         _policy_available,
         _policy_analyse,
     )
@@ -232,6 +242,7 @@ def analyse(kind: str, pos: Position, env_id: str, options: dict[str, Any]) -> d
     }
     if raw.get("value") is not None and math.isfinite(raw["value"]):
         out["value"] = raw["value"]
+        out["value_note"] = raw.get("value_note", "")
     return out
 
 

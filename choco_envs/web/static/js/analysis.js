@@ -3,7 +3,7 @@
 // switched on; the game's own setting may forbid it. Each kind answers the same shape
 // (docs/web.md): moves best first, each with `p` (a policy's probability), `share` (how
 // often a bot chose it over samples of what the seat cannot see) or `visits` (a search),
-// and maybe a `value` (the seat's expected outcome, -1 last .. +1 first).
+// and maybe a `value` (the seat's expected return; `value_note` says which).
 import { h, api } from "./common.js";
 import { hint } from "./boards/index.js";
 
@@ -118,10 +118,10 @@ export class AnalysisPanel {
       h("td", { class: "barcell" }, h("span", { class: "bar", style: { width: `${Math.round(100 * width)}%` } })));
     });
     const value = data.value !== undefined
-      ? h("div", { class: "analysis-value", title: "expected outcome of the seat: -1 last, +1 first" },
+      ? h("div", { class: "analysis-value", title: data.value_note },
         `Estimate for player_${data.seat}: `, h("b", { id: "analysis-value" }, `${data.value > 0 ? "+" : ""}${data.value.toFixed(2)}`),
         h("span", { class: "muted" }, " (−1 last … +1 first)"),
-        h("span", { class: "vbar" }, h("span", { style: { left: "50%", width: `${Math.abs(50 * data.value)}%`, transform: data.value < 0 ? "translateX(-100%)" : "none" } })))
+        h("span", { class: "vbar" }, h("span", { style: { left: "50%", width: `${Math.min(50, Math.abs(50 * data.value))}%`, transform: data.value < 0 ? "translateX(-100%)" : "none" } })))
       : null;
     this.body.replaceChildren(...[
       h("p", { class: "muted small" }, `${data.label}: ${data.doc}. From player_${data.seat}'s information only.`),
