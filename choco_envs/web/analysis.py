@@ -250,7 +250,9 @@ def kinds_for(env_id: str, options: dict[str, Any]) -> list[dict[str, Any]]:
     out = []
     for a in ANALYSTS.values():
         reason = a.available(env_id, options)
-        out.append({"kind": a.kind, "label": a.label, "doc": a.doc, "ok": reason is None, "reason": reason})
+        out.append(
+            {"kind": a.kind, "label": a.label, "doc": a.doc, "ok": reason is None, "reason": reason}
+        )
     return out
 
 
@@ -271,7 +273,9 @@ class Forbid(BaseModel):
 
 
 def game_options(game: Any) -> dict[str, Any]:
-    return {k: v for k, v in game.config.items() if v is None or isinstance(v, (bool, int, float, str))}
+    return {
+        k: v for k, v in game.config.items() if v is None or isinstance(v, (bool, int, float, str))
+    }
 
 
 def analysis_router(manager: Any) -> APIRouter:
@@ -360,7 +364,10 @@ def analysis_router(manager: Any) -> APIRouter:
         store = _store(manager)
 
         def compute() -> dict[str, Any]:
-            return cached(("record", record_id, step, kind), lambda: replay_analysis(store.load(record_id), step, kind))
+            return cached(
+                ("record", record_id, step, kind),
+                lambda: replay_analysis(store.load(record_id), step, kind),
+            )
 
         return JSONResponse(await blocking(compute))
 

@@ -139,7 +139,9 @@ def test_a_seat_can_forbid_the_analysis_for_the_whole_game(client: Any) -> None:
 def test_a_replay_analyses_the_seat_to_act_at_every_step(client: Any) -> None:
     from tests.web.helpers import play_to_end
 
-    game_id, tokens = _game(client, "chocolate_factory_v2", ["human", "random", "random"], {"num_players": 3})
+    game_id, tokens = _game(
+        client, "chocolate_factory_v2", ["human", "random", "random"], {"num_players": 3}
+    )
     end = play_to_end(client, game_id, tokens, random.Random(1))
     record_id = end["record_id"]
     actions = client.get(f"/api/records/{record_id}").json()["actions"]

@@ -68,7 +68,11 @@ def station(game: ChocolateFactoryRules, s: FactoryState, p: int, st: int) -> di
             if var.quantities[i]
         ],
         "machines": [
-            {"machine": cp.MACHINES[m], "ingredient": cp.INGREDIENTS[m], "placed": bool(s.placed[k] >> m & 1)}
+            {
+                "machine": cp.MACHINES[m],
+                "ingredient": cp.INGREDIENTS[m],
+                "placed": bool(s.placed[k] >> m & 1),
+            }
             for m in range(6)
             if game.machine_mask[v] >> m & 1
         ],
@@ -81,8 +85,12 @@ def dice(s: FactoryState) -> dict[str, list[dict[str, Any]]]:
     """The dice left in the roll, per kind: each face showing and how many show it."""
     d = s.dice
     return {
-        "quantity": [{"face": cp.QUANTITY_FACES[q], "count": d[DQ + q]} for q in range(6) if d[DQ + q]],
-        "ingredient": [{"face": cp.INGREDIENTS[i], "count": d[DI + i]} for i in range(6) if d[DI + i]],
+        "quantity": [
+            {"face": cp.QUANTITY_FACES[q], "count": d[DQ + q]} for q in range(6) if d[DQ + q]
+        ],
+        "ingredient": [
+            {"face": cp.INGREDIENTS[i], "count": d[DI + i]} for i in range(6) if d[DI + i]
+        ],
         "machine": [{"face": cp.MACHINES[m], "count": d[DM + m]} for m in range(6) if d[DM + m]],
         "special": [{"face": cp.SPECIALS[x], "count": d[DS + x]} for x in range(6) if d[DS + x]],
     }
@@ -147,7 +155,10 @@ def view(game: ChocolateFactoryRules, state: FactoryState, seat: int | None) -> 
         "varieties": [variety(game, v) for v in range(len(game.varieties))],
     }
     if s.pending_variety >= 0:
-        out["pending"] = {"variety": game.varieties[s.pending_variety].name, "station": s.pending_station}
+        out["pending"] = {
+            "variety": game.varieties[s.pending_variety].name,
+            "station": s.pending_station,
+        }
     return out
 
 

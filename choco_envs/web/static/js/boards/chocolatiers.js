@@ -140,7 +140,7 @@ function samplerSvg(p, view, moves, mine) {
 }
 
 // ------------------------------------------------------------------ a player's area
-function handCards(p, view, moves, mine) {
+function handCards(p, view, moves, mine, act) {
   if (!mine) {
     const known = Object.entries(p.known).filter(([, n]) => n > 0).map(([t, n]) => chip(t, `×${n}`));
     return h("div", { class: "ct-hand" },
@@ -150,7 +150,7 @@ function handCards(p, view, moves, mine) {
       h("span", { class: "muted" }, ` ${p.cards} card(s)`));
   }
   const one = {}, two = {};
-  for (const m of [...moves.exchange, ...moves.discard, ...moves.pay]) {
+  for (const m of act ? [...moves.exchange, ...moves.discard, ...moves.pay] : []) {
     if (m.target.kind === "pay" && m.target.cards === 2) two[m.target.type] = m;
     else one[m.target.type] = m;
   }
@@ -196,7 +196,7 @@ function playerPanel(p, view, ctx, moves) {
   return h("div", { class: `ct-player${acting ? " to-act" : ""}${mine ? " mine" : ""}`, "data-seat": p.seat },
     h("div", { class: "name" }, dot(p.seat), seatName(ctx.seats, p.seat, view.viewer, ctx.you),
       h("span", { class: "muted" }, `· ${p.tiles}/${view.max_tiles} tiles · ${p.points} tile pts`), badges),
-    handCards(p, view, moves, act),
+    handCards(p, view, moves, mine, act),
     wildTokens(p, moves, act),
     h("div", { class: "ct-player-body" }, samplerSvg(p, view, moves, act), reserved));
 }
