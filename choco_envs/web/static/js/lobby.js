@@ -9,8 +9,8 @@ const OPTION_LABELS = { scoring_card: "scoring card", edition: "edition", length
 const BLURBS = {
   chocolates_v0: "Predict what the face-down chocolates will show.",
   le_chocolat_v0: "Split the bar, claim the small chunks, guess the backs.",
-  chocolatiers_v1: "Fill your boxes from the shared tray (board drawn later).",
-  chocolate_factory_v2: "Draft dice for your stations (board drawn later).",
+  chocolatiers_v1: "Fill your Sampler with box tiles bought with chocolate cards.",
+  chocolate_factory_v2: "Draft dice for your stations before the shift ends.",
 };
 
 let catalog = null;
