@@ -335,9 +335,10 @@ def choose(env_id: str, now: dict[str, Any], rng: random.Random) -> Any:
 
 
 def play_drawn_board(
-    page: Any, env_id: str, rng: random.Random, analysis: bool = False
+    page: Any, env_id: str, rng: random.Random, analysis: bool = False, shot: Path | None = None
 ) -> dict[str, int]:
-    """Play the seat of ``page`` to the end by clicking its board; count what was clicked."""
+    """Play the seat of ``page`` to the end by clicking its board; count what was clicked.
+    ``shot``: a screenshot while a tile is placed (a place hovered: its preview shows)."""
     counts: dict[str, int] = {}
     moves = 0
     checked_rotation = False
@@ -364,6 +365,10 @@ def play_drawn_board(
                 assert turned != first and turned in offers
                 checked_rotation = True
             now = page.evaluate(SITUATION)
+            if shot is not None and len(now["legal"]) > 4:  # more than one place
+                page.hover("#board [data-kind=place] >> nth=-1")
+                page.screenshot(path=str(shot), full_page=True)
+                shot = None
         item = choose(env_id, now, rng)
         name = f"{item['what']}:{item['kind']}"
         counts[name] = counts.get(name, 0) + 1
@@ -409,7 +414,8 @@ def test_play_a_whole_chocolatiers_game_by_clicking_the_board(
     if analysis:
         page.select_option("#analysis-kind", "ppo")
         page.click("#analysis-on")
-    counts = play_drawn_board(page, "chocolatiers_v1", random.Random(edition), analysis)
+    shot = shots / f"chocolatiers_v1_{edition}_placing.png"
+    counts = play_drawn_board(page, "chocolatiers_v1", random.Random(edition), analysis, shot)
     # tiles were boxed, paid for and placed; cards taken, all by clicking the board
     for what in ("move:box", "move:pay", "move:place", "move:take"):
         assert counts.get(what, 0) > 0, (what, counts)
