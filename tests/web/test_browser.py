@@ -414,7 +414,7 @@ def test_play_a_whole_chocolatiers_game_by_clicking_the_board(
     if analysis:
         page.select_option("#analysis-kind", "ppo")
         page.click("#analysis-on")
-    shot = shots / f"chocolatiers_v1_{edition}_placing.png"
+    shot = shots / "chocolatiers_v1_standard_placing.png" if analysis else None
     counts = play_drawn_board(page, "chocolatiers_v1", random.Random(edition), analysis, shot)
     # tiles were boxed, paid for and placed; cards taken, all by clicking the board
     for what in ("move:box", "move:pay", "move:place", "move:take"):
