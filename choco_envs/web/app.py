@@ -40,6 +40,7 @@ from starlette.routing import Match
 from choco_envs.core.errors import ChocoError
 from choco_envs.registry import make_game
 from choco_envs.web import schema as api
+from choco_envs.web.analysis import analysis_router
 from choco_envs.web.catalog import BotCatalog, catalog, check_env, check_options, json_int
 from choco_envs.web.errors import Conflict, Invalid, NotFound, WebError, excerpt
 from choco_envs.web.limits import BodyLimit
@@ -294,6 +295,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         players = store().players(record_id)
         body = await blocking(frames, record, seat, players)
         return JSONResponse({"record_id": record_id, **body})
+
+    app.include_router(analysis_router(manager))
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:

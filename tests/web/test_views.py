@@ -165,3 +165,39 @@ def test_text_blocks_keep_labels_players_and_drawings() -> None:
     assert title == "Game, player_1 to act"
     assert parts[0] == {"label": "Tray", "text": "T0 N1", "lines": []}
     assert parts[1]["seat"] == 0 and parts[1]["lines"] == ["| a |", "|  b|"]
+
+
+def test_chocolatiers_view_shows_a_hand_only_to_its_seat() -> None:
+    """A seat sees its own hand; of the others only the cards everyone saw them take and
+    how many dealt cards nobody else has seen; the deck and the hidden stack as counts."""
+    env = make("chocolatiers_v1", num_players=3)
+    env.reset(seed=2)
+    env.step(env.legal_actions()[0])  # player_0 takes a card from the tray: now known
+    s = env.state_
+    mine = view(env.game, s, 0)["players"]
+    assert mine[0]["hand"] == dict(zip(mine[0]["hand"], s.hand[0:6], strict=True))
+    theirs = view(env.game, s, 1)["players"][0]
+    assert "hand" not in theirs and theirs["unseen"] == 3 and sum(theirs["known"].values()) == 1
+    spectator = view(env.game, s, None)
+    assert all("hand" not in p for p in spectator["players"])
+    assert spectator["deck"] == len(s.deck) and spectator["stack"] == len(s.stacks[0])
+
+
+def test_chocolatiers_place_targets_are_the_rules_positions_and_rotations() -> None:
+    """While a tile is placed, each legal move is a (position, rotation) of the rules'
+    placement table, and the view holds the pending tile in its four rotations."""
+    from choco_envs.games.chocolatiers.rules import PLACE, PLACE_TILE, position_row_col
+
+    for env, _ in positions("chocolatiers_v1", {}, 3):
+        if env.game_over() or env.state_.phase != PLACE_TILE:
+            continue
+        game, s = env.game, env.state_
+        v = view(game, s, s.player)
+        assert len(v["boxing"]["rotations"]) == 4
+        for a in env.legal_actions():
+            where = target(game, s, a)
+            position, rotation = divmod(a - PLACE, 4)
+            assert where is not None and (where["row"], where["col"]) == position_row_col(position)
+            assert where["rotation"] == rotation and where["kind"] == "place"
+        return
+    raise AssertionError("no tile was placed in that game")

@@ -9,8 +9,8 @@ const OPTION_LABELS = { scoring_card: "scoring card", edition: "edition", length
 const BLURBS = {
   chocolates_v0: "Predict what the face-down chocolates will show.",
   le_chocolat_v0: "Split the bar, claim the small chunks, guess the backs.",
-  chocolatiers_v1: "Fill your boxes from the shared tray (board drawn later).",
-  chocolate_factory_v2: "Draft dice for your stations (board drawn later).",
+  chocolatiers_v1: "Fill your Sampler with box tiles bought with chocolate cards.",
+  chocolate_factory_v2: "Draft dice for your stations before the shift ends.",
 };
 
 let catalog = null;
@@ -164,6 +164,7 @@ async function start(event) {
   $("setup-error").textContent = slow ? "Starting: loading the checkpoint takes a few seconds…" : "";
   try {
     const made = await api("POST", "/api/games", body);
+    if (!$("allow-analysis").checked) await forbidAnalysis(made);
     $("setup-error").textContent = "";
     const mine = kinds.map((k, i) => (k === "you" ? made.seat_urls[i] : null)).filter(Boolean);
     remember({ id: made.game_id, name: env.name, url: mine[0] || `/play/${made.game_id}`, when: Date.now() });
@@ -177,6 +178,14 @@ async function start(event) {
   } finally {
     $("start").disabled = false;
   }
+}
+
+/** No analysis panel in this game, for any seat (a seat's token forbids it for all). */
+async function forbidAnalysis(made) {
+  const url = made.seat_urls.find(Boolean);
+  if (!url) return;
+  const token = new URL(url).searchParams.get("token");
+  await api("POST", `/api/games/${encodeURIComponent(made.game_id)}/analysis/forbid`, { token });
 }
 
 function showLinks(made, kinds) {

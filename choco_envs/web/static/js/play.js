@@ -3,6 +3,7 @@
 // or a friend's, shows as it is made.
 import { h, api, ApiError, dot, seatName, scoreTable, verdict, sleep } from "./common.js";
 import { boardFor, hint } from "./boards/index.js";
+import { AnalysisPanel } from "./analysis.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const token = new URLSearchParams(location.search).get("token");
@@ -11,6 +12,7 @@ const $ = id => document.getElementById(id);
 let current = null;   // the latest snapshot
 let log = [];
 let busy = false;
+let analysis = null;
 
 function stateUrl(since) {
   const q = new URLSearchParams();
@@ -38,14 +40,20 @@ function render(snap) {
   $("where").textContent = `${snap.name} · ${snap.seat === null ? "spectating (public information only)" : `you are ${seatName(snap.seats, snap.seat, snap.seat)}`} · seed ${snap.seed}`;
   $("watch-link").href = `/play/${encodeURIComponent(gameId)}`;
   board.render($("board"), view, { legal, seats: snap.seats, onAction: move, lastMove: log[log.length - 1] });
-  for (const node of $("board").querySelectorAll("[data-action]")) {
-    node.addEventListener("click", () => move(Number(node.dataset.action)));
-  }
   renderStatus(snap, board, mine);
   renderSeats(snap);
   renderMoves(snap, legal);
   renderLog(snap);
   renderFinal(snap);
+  renderAnalysis(snap, mine);
+}
+
+function renderAnalysis(snap, mine) {
+  if (!analysis) return;
+  if (snap.seat === null) { analysis.update(null, "The analysis is of a seat's own moves: open your seat's link."); return; }
+  if (snap.over || !mine || snap.error) { analysis.update(null, snap.over ? "The game is over: the replay analyses every move." : "The analysis shows your moves on your turn."); return; }
+  const version = snap.version;
+  analysis.update(kind => `/api/games/${encodeURIComponent(gameId)}/analysis?${new URLSearchParams({ token, kind, v: String(version) })}`);
 }
 
 function renderStatus(snap, board, mine) {
@@ -132,6 +140,13 @@ function fail(err) {
 
 async function main() {
   if (!gameId) { fail(new Error("no game id in the address")); return; }
+  // one listener for every board element that makes a move (boards redraw themselves)
+  $("board").addEventListener("click", e => {
+    const node = e.target.closest("[data-action]");
+    if (node && $("board").contains(node)) move(Number(node.dataset.action));
+  });
+  const q = token ? `?${new URLSearchParams({ token })}` : "";
+  analysis = new AnalysisPanel($("analysis"), $("board"), `/api/games/${encodeURIComponent(gameId)}/analysis/kinds${q}`);
   try {
     render(await api("GET", stateUrl()));
   } catch (err) { fail(err); return; }

@@ -2,6 +2,7 @@
 // game, from the spectator's view or any seat's; the move list jumps to a move.
 import { h, api, dot, scoreTable, seatName, verdict } from "./common.js";
 import { boardFor } from "./boards/index.js";
+import { AnalysisPanel } from "./analysis.js";
 
 const recordId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const params = new URLSearchParams(location.search);
@@ -10,6 +11,7 @@ const $ = id => document.getElementById(id);
 let data = null;
 let step = 0;
 let timer = null;
+let analysis = null;
 
 function seats() {
   return Array.from({ length: data.num_players }, (_, i) => {
@@ -45,6 +47,11 @@ function show(n) {
   }
   const q = new URLSearchParams({ seat: data.seat === null ? "spectator" : String(data.seat), step: String(step) });
   history.replaceState(null, "", `?${q}`);
+  if (analysis) {
+    const at = step;
+    if (frame.to_act === null || frame.to_act === undefined) analysis.update(null, "The game is over here: nobody is to move.");
+    else analysis.update(kind => `/api/records/${encodeURIComponent(recordId)}/analysis?${new URLSearchParams({ step: String(at), kind })}`);
+  }
 }
 
 function renderLog() {
@@ -83,6 +90,7 @@ async function load(seat, at) {
 
 async function main() {
   $("download").href = `/api/records/${encodeURIComponent(recordId)}`;
+  analysis = new AnalysisPanel($("analysis"), $("board"), `/api/records/${encodeURIComponent(recordId)}/analysis/kinds`);
   $("download").setAttribute("download", `${recordId}.json`);
   $("slider").addEventListener("input", e => { stop(); show(Number(e.target.value)); });
   $("first").addEventListener("click", () => { stop(); show(0); });
