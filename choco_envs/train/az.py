@@ -502,7 +502,7 @@ def meta_of(args: Args, setup: Setup, games: int, arena: dict, command: str) -> 
     return {
         "env_id": args.env_id,
         "version": game.spec.version,
-        "options": {k: v for k, v in game.config.items() if isinstance(v, (bool, int, float, str))},
+        "options": {k: v for k, v in game.config.items() if v is not None},
         "encoder": args.encoder,
         "features": setup.inputs.metadata(),
         "observation_shape": list(setup.inputs.obs_shape),

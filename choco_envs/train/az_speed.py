@@ -17,20 +17,25 @@ import random
 import time
 from typing import Any
 
-SETTINGS = [
-    ("chocolates_v0", {}),
-    ("le_chocolat_v0", {}),
-    ("chocolatiers_v1", {}),
-    ("chocolatiers_v1", {"edition": "classic"}),
-    ("chocolate_factory_v2", {}),
-]
+
+def settings() -> list[tuple[str, dict[str, Any]]]:
+    """Every game's configurations as its manifest lists them, at 2 players."""
+    from choco_envs.registry import manifests
+
+    out = []
+    for m in manifests():
+        for case in m.bench:
+            options = {k: v for k, v in case.options.items() if k != "num_players"}
+            if (m.env_id, options) not in out:
+                out.append((m.env_id, options))
+    return out
 
 
 def _roots(game: Any, count: int, rng: random.Random) -> list[Any]:
     """Decision points of random games (more than one legal action), as search roots."""
     from choco_envs.policy.search import Root
 
-    roots = []
+    roots: list[Any] = []
     while len(roots) < count:
         s = game.new_state(rng)
         while not game.is_over(s) and len(roots) < count:
@@ -120,13 +125,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.batch < 1 or args.seconds <= 0 or args.simulations < 1:
         parser.error("--batch and --simulations are >= 1, --seconds > 0")
-    settings = [s for s in SETTINGS if args.env in (None, s[0])]
-    if not settings:
+    chosen = [s for s in settings() if args.env in (None, s[0])]
+    if not chosen:
         parser.error(
-            f"--env {args.env!r} is not allowed; allowed: {sorted({s[0] for s in SETTINGS})}"
+            f"--env {args.env!r} is not allowed; allowed: {sorted({s[0] for s in settings()})}"
         )
     rows = []
-    for env_id, options in settings:
+    for env_id, options in chosen:
         rows.append(measure(env_id, options, args.batch, args.seconds, args.simulations))
         r = rows[-1]
         print(f"{env_id} {options}: batched {r['ratio']}x one at a time", flush=True)

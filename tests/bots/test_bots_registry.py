@@ -37,7 +37,7 @@ def test_mcts_budget_defaults():
 @pytest.mark.parametrize(
     ("spec", "named"),
     [
-        ("alphazero", "allowed kinds: random, mcts, policy, ppo, human, greedy"),
+        ("alphazero", "allowed kinds: random, mcts, policy, ppo, az, human, greedy"),
         ("", "allowed kinds"),
         ("mcts:depth=3", "allowed options: simulations, time, c, rollout, epsilon, margin"),
         ("mcts:margin=1.5", "float in [0, 1]"),

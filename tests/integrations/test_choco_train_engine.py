@@ -19,5 +19,5 @@ def test_the_default_engine_keeps_the_ppo_options(capsys: pytest.CaptureFixture[
     with pytest.raises(SystemExit):
         main(["train", "--help"])
     out = capsys.readouterr().out
-    assert "--engine {ppo,rllib}" in out and "--league-self-play" in out
+    assert "--engine {ppo,az,rllib}" in out and "--league-self-play" in out
     assert "--num-env-runners NUM_ENV_RUNNERS" not in out

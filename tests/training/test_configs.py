@@ -18,7 +18,8 @@ from choco_envs.train.config import add_flags, build, field_docs, load_yaml
 from choco_envs.train.ppo import Args, prepare
 
 REPO = Path(__file__).resolve().parents[2]
-CONFIGS = sorted((REPO / "configs").glob("*/*.yaml"))
+CONFIGS = sorted((REPO / "configs").glob("*/ppo*.yaml"))
+AZ_CONFIGS = sorted((REPO / "configs").glob("*/az*.yaml"))
 
 
 @pytest.mark.parametrize("path", CONFIGS, ids=[f"{p.parent.name}/{p.name}" for p in CONFIGS])
@@ -31,7 +32,26 @@ def test_each_config_makes_valid_args_for_its_env(path: Path) -> None:
     make_game(args.env_id, **args.options)
 
 
-def test_one_config_per_env_and_edition() -> None:
+@pytest.mark.parametrize("path", AZ_CONFIGS, ids=[f"{p.parent.name}/{p.name}" for p in AZ_CONFIGS])
+def test_each_az_config_makes_valid_args_for_its_env(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The search-and-learn configs (``choco train --engine az``): only az Args overrides,
+    every check before a run passes (its init_from file loads for the env)."""
+    from choco_envs.train import az
+
+    monkeypatch.chdir(REPO)
+    args = build(az.Args, load_yaml(path))
+    assert args.env_id == path.parent.name
+    az.prepare(args)
+    assert args.run_dir.parts[0] == "runs"
+
+
+def test_one_config_per_env_edition_and_engine() -> None:
+    assert {f"{p.parent.name}/{p.name}" for p in AZ_CONFIGS} == {
+        "chocolates_v0/az.yaml",
+        "chocolate_factory_v2/az.yaml",
+    }
     names = {f"{p.parent.name}/{p.name}" for p in CONFIGS}
     assert names == {
         "chocolates_v0/ppo.yaml",
