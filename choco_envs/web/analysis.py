@@ -279,6 +279,26 @@ def game_options(game: Any) -> dict[str, Any]:
     }
 
 
+class AnalysisKinds(BaseModel):
+    """Whether the game allows the analysis, and which kinds can run for it."""
+
+    model_config = ConfigDict(extra="allow")
+    allowed: bool
+    kinds: list[dict[str, Any]]
+
+
+class Analysis(BaseModel):
+    """A bot's view of the seat's legal moves, best first (see docs/web.md)."""
+
+    model_config = ConfigDict(extra="allow")
+    kind: str
+    moves: list[dict[str, Any]]
+
+
+class Allowed(BaseModel):
+    allowed: bool
+
+
 def analysis_router(manager: Any) -> APIRouter:
     """The analysis routes of one server (``manager``: its GameManager)."""
     router = APIRouter()
@@ -307,7 +327,11 @@ def analysis_router(manager: Any) -> APIRouter:
         game.touch()
         return game, seat
 
-    @router.get("/api/games/{game_id}/analysis/kinds", responses=api.refusals(403, 404, 422))
+    @router.get(
+        "/api/games/{game_id}/analysis/kinds",
+        response_model=AnalysisKinds,
+        responses=api.refusals(403, 404, 422),
+    )
     async def game_kinds(
         game_id: str, token: str | None = Query(None, min_length=1, max_length=TOKEN_LENGTH)
     ) -> JSONResponse:
@@ -317,7 +341,9 @@ def analysis_router(manager: Any) -> APIRouter:
         return JSONResponse({"allowed": game not in forbidden, "kinds": kinds})
 
     @router.post(
-        "/api/games/{game_id}/analysis/forbid", responses=api.refusals(400, 403, 404, 413, 422)
+        "/api/games/{game_id}/analysis/forbid",
+        response_model=Allowed,
+        responses=api.refusals(400, 403, 404, 413, 422),
     )
     async def forbid(game_id: str, body: Forbid) -> JSONResponse:
         game, seat = live(game_id, body.token)
@@ -325,7 +351,11 @@ def analysis_router(manager: Any) -> APIRouter:
         forbidden.add(game)
         return JSONResponse({"allowed": False})
 
-    @router.get("/api/games/{game_id}/analysis", responses=api.refusals(403, 404, 409, 422))
+    @router.get(
+        "/api/games/{game_id}/analysis",
+        response_model=Analysis,
+        responses=api.refusals(403, 404, 409, 422),
+    )
     async def game_analysis(
         game_id: str,
         kind: str = Query(..., min_length=1, max_length=40),
@@ -350,7 +380,9 @@ def analysis_router(manager: Any) -> APIRouter:
         return JSONResponse({**out, "step": len(env.actions_taken), "version": game.version})
 
     @router.get(
-        "/api/records/{record_id}/analysis/kinds", responses=api.refusals(400, 404, 409, 422)
+        "/api/records/{record_id}/analysis/kinds",
+        response_model=AnalysisKinds,
+        responses=api.refusals(400, 404, 409, 422),
     )
     async def record_kinds(record_id: str) -> JSONResponse:
         record = await blocking(_store(manager).load, record_id)
@@ -360,7 +392,11 @@ def analysis_router(manager: Any) -> APIRouter:
         kinds = await blocking(kinds_for, env_id, options)
         return JSONResponse({"allowed": True, "kinds": kinds})
 
-    @router.get("/api/records/{record_id}/analysis", responses=api.refusals(400, 404, 409, 422))
+    @router.get(
+        "/api/records/{record_id}/analysis",
+        response_model=Analysis,
+        responses=api.refusals(400, 404, 409, 422),
+    )
     async def record_analysis(
         record_id: str,
         step: int = Query(..., ge=0),
