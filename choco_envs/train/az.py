@@ -439,11 +439,11 @@ def evaluate_search(
     """The search bot (``play_simulations``, no root noise) against ``opponent`` in every
     other seat: duplicate deals, seats rotated, every game's search batched together."""
     from choco_envs import bots
-    from choco_envs.arena.stats import wilson_interval
     from choco_envs.bots.base import AgentView
     from choco_envs.policy.az_bot import NetEvaluator
     from choco_envs.policy.search import GumbelSearch, Root, SearchConfig
     from choco_envs.registry import make_game
+    from choco_envs.train.evaluate import summary
 
     game = make_game(args.env_id, **args.options)
     n = game.num_players
@@ -483,17 +483,7 @@ def evaluate_search(
         for g, result in zip(slots, search.run(roots), strict=True):
             game.apply(states[g], result.action, rngs[g])
     values = np.array([game.returns(s)[seats[g]] for g, s in enumerate(states)])
-    wins = int(np.sum(values >= 1.0 - 1e-9))
-    low, high = wilson_interval(wins, games)
-    return {
-        "win_rate": wins / games,
-        "win_rate_ci95": [round(low, 4), round(high, 4)],
-        "mean_return": float(values.mean()),
-        "games": games,
-        "opponent": opponent,
-        "seed": seed,
-        "simulations": args.play_simulations,
-    }
+    return {**summary(values, n, opponent, seed), "simulations": args.play_simulations}
 
 
 # ---------------------------------------------------------------- files
@@ -693,17 +683,17 @@ def train(args: Args, command: str = "") -> Path:
 
 # ---------------------------------------------------------------- command line
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from choco_envs.train.config import add_flags
+    """``--config FILE`` and one flag per Args field."""
+    from choco_envs.train.config import add_config_and_flags
 
-    parser.add_argument("--config", metavar="FILE", help="YAML file of Args overrides")
-    add_flags(parser.add_argument_group("Args (each also a config key, in snake_case)"), Args)
+    add_config_and_flags(parser, Args)
 
 
 def args_from(ns: argparse.Namespace) -> Args:
-    from choco_envs.train.config import build, load_yaml
+    """Args from the defaults, then ``--config``, then the flags given (ConfigError)."""
+    from choco_envs.train.config import args_from_namespace
 
-    config = load_yaml(ns.config) if getattr(ns, "config", None) else {}
-    return build(Args, config, ns, source=f"config {ns.config!r}" if ns.config else "config")
+    return args_from_namespace(Args, ns)
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m choco_envs.train.az") -> int:

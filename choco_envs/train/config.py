@@ -218,3 +218,17 @@ def convert(kind: Any, value: Any, where: str) -> Any:
             for k, v in value.items()
         }
     raise TypeError(f"field type {kind!r} is not supported")  # a trainer's bug, not input
+
+
+def add_config_and_flags(parser: argparse.ArgumentParser, cls: type) -> None:
+    """``--config FILE`` and one flag per field of ``cls`` (a trainer's Args)."""
+    parser.add_argument(
+        "--config", metavar="FILE", help="YAML file of Args overrides (configs/<env_id>/...)"
+    )
+    add_flags(parser.add_argument_group("Args (each also a config key, in snake_case)"), cls)
+
+
+def args_from_namespace(cls: type[T], ns: argparse.Namespace) -> T:
+    """``cls`` from its defaults, then ``--config``, then the flags given (ConfigError)."""
+    config = load_yaml(ns.config) if getattr(ns, "config", None) else {}
+    return build(cls, config, ns, source=f"config {ns.config!r}" if ns.config else "config")

@@ -85,12 +85,19 @@ def evaluate(
             if progress is not None and len(results) > before:
                 progress(len(results))
     values = np.array([results[i] for i in range(games)])
+    return summary(values, n, opponent, seed)
+
+
+def summary(values: np.ndarray, num_players: int, opponent: str, seed: int) -> dict[str, Any]:
+    """The stored result (module docstring) of the returns ``values`` of one seat over
+    its games: a win is a sole first place."""
+    games = len(values)
     wins = int(np.sum(values >= 1.0 - 1e-9))
     low, high = wilson_interval(wins, games)
     return {
         "win_rate": wins / games,
         "win_rate_ci95": [round(low, 4), round(high, 4)],
-        "draw_rate": float(np.mean(np.abs(values) < 1e-9)) if n == 2 else 0.0,
+        "draw_rate": float(np.mean(np.abs(values) < 1e-9)) if num_players == 2 else 0.0,
         "loss_rate": float(np.mean(values <= -1.0 + 1e-9)),
         "mean_return": float(values.mean()),
         "games": games,

@@ -789,20 +789,16 @@ def train(args: Args, command: str = "") -> Path:
 # ---------------------------------------------------------------- command line
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``--config FILE`` and one flag per Args field."""
-    from choco_envs.train.config import add_flags
+    from choco_envs.train.config import add_config_and_flags
 
-    parser.add_argument(
-        "--config", metavar="FILE", help="YAML file of Args overrides (configs/<env_id>/...)"
-    )
-    add_flags(parser.add_argument_group("Args (each also a config key, in snake_case)"), Args)
+    add_config_and_flags(parser, Args)
 
 
 def args_from(ns: argparse.Namespace) -> Args:
     """Args from the defaults, then ``--config``, then the flags given (ConfigError)."""
-    from choco_envs.train.config import build, load_yaml
+    from choco_envs.train.config import args_from_namespace
 
-    config = load_yaml(ns.config) if getattr(ns, "config", None) else {}
-    return build(Args, config, ns, source=f"config {ns.config!r}" if ns.config else "config")
+    return args_from_namespace(Args, ns)
 
 
 def command_line(prog: str, ns: argparse.Namespace) -> str:

@@ -17,6 +17,7 @@ from choco_envs.bots.base import AgentView
 from choco_envs.core.errors import CheckpointError, ConfigError
 from choco_envs.policy.search import GumbelSearch, Root, SearchConfig, completed_q
 from choco_envs.registry import make_game
+from choco_envs.train.az_speed import settings
 from tests.training.conftest import toy_meta, toy_model
 from tests.training.toy_nim import ENV_ID
 
@@ -247,13 +248,8 @@ def test_the_az_bot_refuses_mismatched_checkpoints_in_one_line(tmp_path, toy_che
         bots.make(f"az:checkpoint={path},simulations=0", env_id="chocolates_v0")
 
 
-GAMES = [
-    ("chocolates_v0", {}),
-    ("le_chocolat_v0", {}),
-    ("chocolatiers_v1", {}),
-    ("chocolatiers_v1", {"edition": "classic"}),
-    ("chocolate_factory_v2", {}),
-]
+#: every game's configurations as its manifest lists them (2 players)
+GAMES = settings()
 
 
 @pytest.mark.parametrize(("env_id", "options"), GAMES, ids=[f"{e}-{o}" for e, o in GAMES])
