@@ -22,6 +22,11 @@ class Field:
     meaning: str
     low: float = 0.0
     high: float = 1.0
+    shape: tuple[int, ...] = ()
+    """the field's axes where its size depends on the player count (seats, or slots that
+    grow with it), e.g. ``(players, 58)``; () for a field of one axis. The seat-padded
+    policy input (``choco_envs.policy.seats``) places entry (i, j, ...) at the same index
+    of the largest table's field, so absent seats are trailing zeros on their axis."""
 
     @property
     def slice(self) -> slice:
@@ -44,11 +49,22 @@ class Layout:
         self.size = 0
         self._by_name: dict[str, Field] = {}
 
-    def add(self, name: str, size: int, meaning: str, low: float = 0.0, high: float = 1.0) -> slice:
-        """Declare the next ``size`` entries; values stay within [low, high]."""
+    def add(
+        self,
+        name: str,
+        size: int,
+        meaning: str,
+        low: float = 0.0,
+        high: float = 1.0,
+        shape: tuple[int, ...] = (),
+    ) -> slice:
+        """Declare the next ``size`` entries; values stay within [low, high]. ``shape``
+        (optional) gives the field's axes, e.g. ``(players, 58)`` (see :class:`Field`)."""
         if name in self._by_name:
             raise ValueError(f"layout field {name!r} is declared twice")
-        f = Field(name, self.size, self.size + size, meaning, float(low), float(high))
+        if shape and int(np.prod(shape)) != size:
+            raise ValueError(f"layout field {name!r}: shape {shape} does not hold {size} entries")
+        f = Field(name, self.size, self.size + size, meaning, float(low), float(high), tuple(shape))
         self.fields.append(f)
         self._by_name[name] = f
         self.size += size

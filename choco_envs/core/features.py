@@ -33,6 +33,10 @@ class Features:
 
     size: int
     compute: Callable[[np.ndarray], np.ndarray]
+    layout: Layout | None = None
+    """names the outputs (optional); a function whose size depends on the player count
+    declares the shape of those fields (see ``choco_envs.core.encoding.Field``) so that a
+    seat-padded policy input can place them"""
 
 
 @dataclass(frozen=True)

@@ -128,8 +128,7 @@ class AZBot(Bot):
         game = view.game
         if self._game is not game:
             check_compatible(self.meta, self.path, game.spec.env_id, dict(game.config))
-            feature = (self.meta.get("features") or {}).get("name", "")
-            inputs = PolicyInputs(game, self.meta["encoder"], feature)
+            inputs = PolicyInputs.of_checkpoint(game, self.meta)
             self._game, self._evaluator = game, NetEvaluator(self.model, inputs, game.num_players)
         assert self._evaluator is not None
         return self._evaluator

@@ -54,12 +54,12 @@ class PolicyBot(Bot):
         if self._game is not game:
             options = {k: v for k, v in game.config.items()}
             check_compatible(self.meta, self.path, game.spec.env_id, options)
-            self._game, self._inputs = game, PolicyInputs(game, self.encoder_name, self.feature)
+            self._game, self._inputs = game, PolicyInputs.of_checkpoint(game, self.meta)
         assert self._inputs is not None
         return self._inputs
 
     def _observation(self, view: AgentView, inputs: PolicyInputs) -> np.ndarray:
-        if view.observation.shape == inputs.obs_shape and self.encoder_name == "flat":
+        if view.observation.shape == inputs.encoder_shape and self.encoder_name == "flat":
             return view.observation
         state = view.determinize(self.rng)  # the seat's own view: same observation
         return inputs.encoder.encode(state, view.seat)

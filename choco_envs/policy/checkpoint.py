@@ -16,6 +16,7 @@ Metadata fields (``read_metadata`` returns them as a dict, without importing tor
 | ``steps_trained`` | env steps (all seats and bots) collected while training |
 | ``arena`` | evaluation results per opponent: win/draw/loss rates, games, 95% interval |
 | ``training`` | the command, its arguments and what the run did (imitation, minutes) |
+| ``seats`` | (a policy for many tables) ``{"max_players", "player_counts", "modes"}``: it reads the seat-padded input of ``max_players`` seats (``choco_envs.policy.seats``) and plays those player counts and, for each option named in ``modes``, those values; ``options`` then has ``num_players`` = ``max_players`` and the shapes are the largest table's |
 
 Loading checks everything before it allocates anything: the file's size, the header's
 length and JSON, every tensor's dtype, shape and byte range against the file, the
@@ -177,6 +178,50 @@ def _check_fields(meta: Any, path: Path) -> None:
             )
 
 
+def seat_coverage(meta: dict[str, Any], path: str | Path) -> dict[str, Any] | None:
+    """The ``seats`` metadata of a policy for many tables (None for one table), checked."""
+    seats = meta.get("seats")
+    if seats is None:
+        return None
+    where = f"checkpoint {str(path)!r}"
+    ok = (
+        isinstance(seats, dict)
+        and set(seats) == {"max_players", "player_counts", "modes"}
+        and isinstance(seats["max_players"], int)
+        and isinstance(seats["player_counts"], list)
+        and all(
+            isinstance(n, int) and 1 <= n <= seats["max_players"] for n in seats["player_counts"]
+        )
+        and isinstance(seats["modes"], dict)
+        and all(isinstance(v, list) for v in seats["modes"].values())
+        and meta["options"].get("num_players") == seats["max_players"]
+    )
+    if not ok:
+        raise CheckpointError(f"{where}: metadata 'seats' is malformed: {seats!r:.120}")
+    return seats
+
+
+def _table_options(
+    meta: dict[str, Any], seats: dict[str, Any], options: dict[str, Any], where: str
+) -> dict[str, Any]:
+    """The largest table's options for a game played with ``options`` by a policy for
+    many tables: refused (one line) when the count or a mode is not one it was trained
+    on."""
+    n = options.get("num_players", 2)
+    if n not in seats["player_counts"]:
+        raise CheckpointError(
+            f"{where} plays {meta['env_id']} at {seats['player_counts']} players, not {n}"
+        )
+    for key, value in options.items():
+        if key in ("num_players", "components") or meta["options"].get(key) == value:
+            continue
+        allowed = seats["modes"].get(key)
+        if allowed is None or value not in allowed:
+            trained = allowed if allowed is not None else [meta["options"].get(key)]
+            raise CheckpointError(f"{where} was trained with {key}={trained}, not {key}={value!r}")
+    return {**options, "num_players": seats["max_players"]}
+
+
 def expected_sizes(env_id: str, options: dict[str, Any], encoder: str) -> tuple[list[int], int]:
     """(observation shape, number of actions) of ``env_id`` with these options."""
     from choco_envs.registry import make_game
@@ -218,9 +263,17 @@ def check_compatible(
             "component data (an object), never a path"
         )
     play_options = meta["options"] if options is None else options
+    seats = seat_coverage(meta, path)
     try:
         game = make_game(meta["env_id"], **play_options)
-        encoder = game.encoder(meta["encoder"])
+    except ChocoError as err:
+        raise CheckpointError(f"{where}: its options do not make a valid env: {err}") from err
+    table_options = None
+    if seats is not None:  # refused in one line when the count or a mode is not its own
+        table_options = _table_options(meta, seats, {**game.config, **play_options}, where)
+    try:
+        table = game if table_options is None else make_game(meta["env_id"], **table_options)
+        encoder = table.encoder(meta["encoder"])
     except ChocoError as err:
         raise CheckpointError(f"{where}: its options do not make a valid env: {err}") from err
     shape, actions = list(encoder.shape), int(game.num_actions)
@@ -238,7 +291,7 @@ def check_compatible(
             f"{encoder.fingerprint()} (same size, different meaning: fields moved or "
             "changed bounds); retrain it"
         )
-    check_features(meta.get("features"), game, meta["encoder"], where)
+    check_features(meta.get("features"), table, meta["encoder"], where)
     return game
 
 
@@ -286,7 +339,8 @@ def load_policy(
         raise CheckpointError(f"{where}: malformed 'network': {err}") from None
     features = meta.get("features") or {}
     declared = (list(config.obs_shape), config.num_actions, config.extra_inputs)
-    wanted = (meta["observation_shape"], meta["num_actions"], features.get("size", 0))
+    marks = (meta.get("seats") or {}).get("max_players", 0)  # the seats-present inputs
+    wanted = (meta["observation_shape"], meta["num_actions"], features.get("size", 0) + marks)
     if declared != wanted:
         raise CheckpointError(
             f"{where}: network (observation {declared[0]}, {declared[1]} actions, "
@@ -379,6 +433,14 @@ def shipped_checkpoint(
         except CheckpointError as err:
             seen.append(f"{path.name} (unreadable: {str(err)[-80:]})")
             continue
+        seats = meta.get("seats")
+        if isinstance(seats, dict):
+            seen.append(f"{path.name} {meta['options']} at {seats.get('player_counts')} players")
+            try:
+                _table_options(meta, seats, plain, str(path))
+            except (CheckpointError, TypeError, AttributeError):
+                continue
+            return path
         seen.append(f"{path.name} {meta['options']}")
         if all(meta["options"].get(k) == v for k, v in plain.items()):
             return path

@@ -107,34 +107,64 @@ def feature_function(name: str) -> FeatureFunction:
 # ---------------------------------------------------------------- policy inputs
 class PolicyInputs:
     """What a policy network reads for ``game`` with observation ``encoder`` and feature
-    function ``feature`` ('' for none): the observation flattened, then the features."""
+    function ``feature`` ('' for none): the observation flattened, then the features.
 
-    def __init__(self, game: Any, encoder: str, feature: str = "") -> None:
+    With ``max_players`` (a policy for every player count), the observation and the
+    features are laid onto the input of that many seats and the seats at the table are
+    marked (:mod:`choco_envs.policy.seats`): ``obs_shape`` and ``extra`` are then those of
+    the largest table, and ``encoder_shape`` is what this game's encoder gives."""
+
+    def __init__(self, game: Any, encoder: str, feature: str = "", max_players: int = 0) -> None:
         self.encoder_name = encoder
         self.encoder = game.encoder(encoder)
-        self.obs_shape = tuple(self.encoder.shape)
+        self.encoder_shape = tuple(self.encoder.shape)
+        self.obs_shape = self.encoder_shape
         self.obs_size = int(np.prod(self.obs_shape))
         self.function = feature_function(feature) if feature else None
         self.features = None if self.function is None else self.function.build(game, encoder)
         self.extra = 0 if self.features is None else int(self.features.size)
+        self.feature_size = self.extra
+        self.padding = None
+        if max_players:
+            from choco_envs.policy.seats import SeatPadding
+
+            self.padding = SeatPadding(game, encoder, self, max_players)
+            self.obs_shape = self.padding.obs_shape
+            self.obs_size = self.padding.obs_size
+            self.feature_size = self.padding.extra_size
+            self.extra = self.padding.extra
         self.size = self.obs_size + self.extra
 
+    @classmethod
+    def of_checkpoint(cls, game: Any, meta: dict[str, Any]) -> PolicyInputs:
+        """The inputs a checkpoint (its metadata ``meta``, already checked) reads in
+        ``game``: its encoder, its feature function and, for a policy of many table
+        sizes, the seat-padded layout."""
+        feature = (meta.get("features") or {}).get("name", "")
+        max_players = (meta.get("seats") or {}).get("max_players", 0)
+        return cls(game, meta["encoder"], feature, max_players)
+
     def metadata(self) -> dict[str, Any] | None:
-        """What a checkpoint stores of the feature function (None: none)."""
-        return None if self.function is None else self.function.to_json(self.extra)
+        """What a checkpoint stores of the feature function (None: none); with seat
+        padding, its size is the largest table's."""
+        return None if self.function is None else self.function.to_json(self.feature_size)
 
     def from_observations(self, obs: np.ndarray) -> np.ndarray:
-        """(B, *obs_shape) observations -> (B, size) float32 policy inputs."""
+        """(B, *encoder_shape) observations -> (B, size) float32 policy inputs."""
         obs = np.asarray(obs, dtype=np.float32)
+        extra = None
+        if self.features is not None:
+            extra = np.asarray(self.features.compute(obs), dtype=np.float32)
+            if extra.shape != (obs.shape[0], self.features.size):
+                raise ValueError(
+                    f"feature function {self.function.name!r} gave shape {extra.shape}, "  # type: ignore[union-attr]
+                    f"not {(obs.shape[0], self.features.size)}"
+                )
+        if self.padding is not None:
+            return self.padding.pad(obs, extra)
         flat = obs.reshape(obs.shape[0], self.obs_size)
-        if self.features is None:
+        if extra is None:
             return flat
-        extra = np.asarray(self.features.compute(obs), dtype=np.float32)
-        if extra.shape != (obs.shape[0], self.extra):
-            raise ValueError(
-                f"feature function {self.function.name!r} gave shape {extra.shape}, "  # type: ignore[union-attr]
-                f"not {(obs.shape[0], self.extra)}"
-            )
         return np.concatenate([flat, extra], axis=1)
 
     def encode(self, state: Any, player: int) -> np.ndarray:

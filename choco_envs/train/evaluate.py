@@ -51,9 +51,11 @@ def evaluate(
     seed: int,
     feature: str = "",
     progress: Callable[[int], None] | None = None,
+    max_players: int = 0,
 ) -> dict[str, Any]:
     """Play ``games`` games of ``model`` against ``opponent`` in every other seat (see
-    the module docstring); ``progress`` is called with the number of games finished."""
+    the module docstring); ``progress`` is called with the number of games finished;
+    ``max_players``: the model reads the seat-padded input of that many seats."""
     from choco_envs.registry import make_game
 
     n = make_game(env_id, **options).num_players
@@ -74,7 +76,7 @@ def evaluate(
         deal_seeds = [seed + g // n for g in block]
         vec = GameVec(
             env_id, options, encoder, len(block), seed + first, roles, [opponent], deal_seeds,
-            0.0, feature,
+            0.0, feature, max_players,
         )  # fmt: skip
         dec = vec.reset()
         while not all(g in results for g in block):

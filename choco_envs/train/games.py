@@ -99,12 +99,15 @@ class LeagueRoles:
 
 
 class GameVec:
-    """``num_envs`` games of ``env_id`` in this process."""
+    """``num_envs`` games of ``env_id`` in this process. ``options`` is one table's game
+    options, or a list of them (player counts, modes): env ``i`` plays table
+    ``i % len(options)``, and with ``max_players`` every seat's input is seat-padded to
+    that many seats (``choco_envs.policy.seats``) so one network reads them all."""
 
     def __init__(
         self,
         env_id: str,
-        options: dict[str, Any],
+        options: dict[str, Any] | Sequence[dict[str, Any]],
         encoder: str,
         num_envs: int,
         seed: int,
@@ -113,15 +116,28 @@ class GameVec:
         deal_seeds: Sequence[int] | None = None,
         margin_coef: float = 0.0,
         feature: str = "",
+        max_players: int = 0,
     ) -> None:
         from choco_envs.policy.features import PolicyInputs
         from choco_envs.registry import make_game
 
         self.margin_coef = margin_coef
-        self.game = make_game(env_id, **options)
-        self.inputs = PolicyInputs(self.game, encoder, feature)
+        tables = [options] if isinstance(options, dict) else list(options)
+        self.table_games = [make_game(env_id, **t) for t in tables]
+        self.table_inputs = [
+            PolicyInputs(g, encoder, feature, max_players) for g in self.table_games
+        ]
+        if len({i.size for i in self.table_inputs}) > 1:
+            raise ConfigError(
+                f"tables {tables} give policy inputs of different sizes: mixing player "
+                "counts needs max_players (the seat-padded input)"
+            )
+        self.games = [self.table_games[i % len(tables)] for i in range(num_envs)]
+        self.table_of = [i % len(tables) for i in range(num_envs)]
+        self.game = self.table_games[0]
+        self.inputs = self.table_inputs[0]
         self.num_envs = num_envs
-        self.num_players = self.game.num_players
+        self.num_players = max(g.num_players for g in self.table_games)
         self.num_actions = self.game.num_actions
         self.input_size = self.inputs.size
         self.sampler = roles
@@ -136,16 +152,17 @@ class GameVec:
     def _new_game(self, i: int) -> None:
         if self.deal_seeds is not None:
             self.rngs[i] = random.Random(self.deal_seeds[i])
-        self.states[i] = self.game.new_state(self.rngs[i])
-        self.roles[i] = self.sampler(self.num_players, self.role_rng)
+        game = self.games[i]
+        self.states[i] = game.new_state(self.rngs[i])
+        self.roles[i] = self.sampler(game.num_players, self.role_rng)
 
     def _advance(self, i: int, finished: list[tuple[int, list[float], list[int]]]) -> None:
         """Play bot turns (and start new games) until env ``i`` waits for a network."""
-        game = self.game
+        game = self.games[i]
         while True:
             s = self.states[i]
             if game.is_over(s):
-                finished.append((i, self._returns(s), self.roles[i]))
+                finished.append((i, shaped_returns(game, s, self.margin_coef), self.roles[i]))
                 self._new_game(i)
                 continue
             seat = game.current_player(s)
@@ -157,22 +174,26 @@ class GameVec:
             game.apply(s, self.bots[role].act_view(view), self.rngs[i])
             self.steps += 1
 
-    def _returns(self, s: Any) -> list[float]:
-        return shaped_returns(self.game, s, self.margin_coef)
-
     def _decisions(self, finished: list[tuple[int, list[float], list[int]]]) -> Decisions:
         n = self.num_envs
-        obs = np.empty((n, *self.inputs.obs_shape), dtype=np.float32)
+        x = np.empty((n, self.input_size), dtype=np.float32)
         mask = np.empty((n, self.num_actions), dtype=bool)
         seat = np.empty(n, dtype=np.int64)
         role = np.empty(n, dtype=np.int64)
-        for i, s in enumerate(self.states):
-            p = self.game.current_player(s)
-            obs[i] = self.inputs.encoder.encode(s, p)
-            mask[i] = self.game.legal_mask(s)
-            seat[i] = p
-            role[i] = self.roles[i][p]
-        return Decisions(self.inputs.from_observations(obs), mask, seat, role, finished)
+        for t, inputs in enumerate(self.table_inputs):
+            rows = [i for i in range(n) if self.table_of[i] == t]
+            if not rows:
+                continue
+            obs = np.empty((len(rows), *inputs.encoder_shape), dtype=np.float32)
+            for k, i in enumerate(rows):
+                s, game = self.states[i], self.games[i]
+                p = game.current_player(s)
+                obs[k] = inputs.encoder.encode(s, p)
+                mask[i] = game.legal_mask(s)
+                seat[i] = p
+                role[i] = self.roles[i][p]
+            x[rows] = inputs.from_observations(obs)
+        return Decisions(x, mask, seat, role, finished)
 
     def reset(self) -> Decisions:
         finished: list[tuple[int, list[float], list[int]]] = []
@@ -185,7 +206,7 @@ class GameVec:
         """Apply one network action per env (each legal for its pending decision)."""
         finished: list[tuple[int, list[float], list[int]]] = []
         for i, a in enumerate(actions):
-            self.game.apply(self.states[i], int(a), self.rngs[i])
+            self.games[i].apply(self.states[i], int(a), self.rngs[i])
             self.steps += 1
             self._advance(i, finished)
         return self._decisions(finished)

@@ -159,6 +159,15 @@ class Args:
     """bot specs in the other seats of imitation games, with their relative weights"""
     imitate_lr: float = 1e-3
     """Adam learning rate of imitation (annealed to 0 over each round's epochs)"""
+    player_counts: tuple[int, ...] = ()
+    """one network for all these player counts (the seat-padded input of the largest,
+    choco_envs.policy.seats; env i plays table i % tables); () for options' count only"""
+    modes: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    """rule options drawn with the counts, every combination a table of its own (e.g.
+    {length: [short, long]}); the file then plays each of them"""
+    init_from: str = ""
+    """a policy file whose weights start the network ('' for none); a file of one table
+    size starts a seat-padded network too (its first layer placed at the padded inputs)"""
     resume: str = ""
     """checkpoint to continue from (weights and step count; total_timesteps counts its
     steps too; the optimizer and the league pool start afresh)"""
@@ -203,6 +212,12 @@ class Args:
                 "board_actions",
                 not self.board_actions or bool(self.conv_channels),
                 "true only with conv_channels",
+            ),  # fmt: skip
+            ("player_counts", all(1 <= n <= 12 for n in self.player_counts), "counts 1..12"),
+            (
+                "modes",
+                all(isinstance(v, tuple) and v for v in self.modes.values()),
+                "a list of values per option",
             ),  # fmt: skip
             ("league_self_play", 0 <= self.league_self_play <= 1, "in [0, 1]"),
             ("league_past", 0 <= self.league_past <= 1, "in [0, 1]"),
@@ -262,6 +277,28 @@ class Args:
     def run_dir(self) -> Path:
         return Path(self.runs_dir) / (self.run_name or f"{self.env_id}__ppo__{self.seed}")
 
+    @property
+    def max_players(self) -> int:
+        """The seat-padded input's table size (0: one table size, no padding)."""
+        return max(self.player_counts) if self.player_counts or self.modes else 0
+
+    def tables(self) -> list[dict[str, Any]]:
+        """The game options of every table the run plays: each player count with each
+        combination of modes (just ``options`` without either)."""
+        if not self.max_players:
+            return [dict(self.options)]
+        import itertools
+
+        counts = self.player_counts or (self.options.get("num_players", 2),)
+        keys = list(self.modes)
+        out = []
+        for n in counts:
+            for combo in itertools.product(*(self.modes[k] for k in keys)):
+                out.append(
+                    {**self.options, "num_players": n, **dict(zip(keys, combo, strict=True))}
+                )
+        return out
+
 
 # ---------------------------------------------------------------- the run's setup
 @dataclass
@@ -289,13 +326,28 @@ def prepare(args: Args) -> Setup:
     from choco_envs.train.games import LeagueRoles
 
     args.check()
-    game = make_game(args.env_id, **args.options)
+    if args.max_players:
+        for table in args.tables():
+            make_game(args.env_id, **table)  # ConfigError for a count or mode not allowed
+        game = make_game(args.env_id, **{**args.options, "num_players": args.max_players})
+        if args.num_envs < len(args.tables()):
+            raise ConfigError(
+                f"num_envs={args.num_envs} is not allowed; allowed: at least one game per "
+                f"table ({len(args.tables())} tables)"
+            )
+        if args.imitate:
+            raise ConfigError(
+                "imitate is not allowed with player_counts or modes (imitation reads one "
+                "table); start from a file of one table with init_from instead"
+            )
+    else:
+        game = make_game(args.env_id, **args.options)
     if args.encoder not in game.encoders:
         raise ConfigError(
             f"encoder={args.encoder!r} is not allowed for {args.env_id}; allowed: "
             + ", ".join(game.encoders)
         )
-    inputs = PolicyInputs(game, args.encoder, args.feature)
+    inputs = PolicyInputs(game, args.encoder, args.feature, args.max_players)
     planes = inputs.encoder.action_planes
     if args.board_actions and planes is None:
         raise ConfigError(
@@ -451,7 +503,8 @@ def make_vec(args: Args, roles: Any) -> Any:
 
     kwargs = dict(
         env_id=args.env_id,
-        options=args.options,
+        options=args.tables(),
+        max_players=args.max_players,
         encoder=args.encoder,
         roles=roles,
         bot_specs=roles.bot_specs,
@@ -472,24 +525,30 @@ def progress_bar(args: Args, total: int, desc: str, unit: str) -> Any:
     return tqdm(total=total, desc=desc, unit=unit, dynamic_ncols=True, leave=False)
 
 
-def run_eval(model: Any, args: Args, games: int, seed: int) -> dict[str, dict[str, Any]]:
-    """The evaluation against random and greedy (``choco_envs.train.evaluate``)."""
+def run_eval(
+    model: Any, args: Args, games: int, seed: int, options: dict[str, Any] | None = None
+) -> dict[str, dict[str, Any]]:
+    """The evaluation against random and greedy (``choco_envs.train.evaluate``) at the
+    run's options (or ``options``: another table of a seat-padded run)."""
     from choco_envs.train.evaluate import evaluate
     from choco_envs.train.imitation import ticker
 
     out = {}
+    table = args.options if options is None else options
     for opponent in ("random", "greedy"):
-        bar = progress_bar(args, games, f"evaluation vs {opponent}", "game")
+        where = "" if options is None else f" at {table.get('num_players')} players"
+        bar = progress_bar(args, games, f"evaluation vs {opponent}{where}", "game")
         out[opponent] = evaluate(
             model,
             args.env_id,
-            args.options,
+            table,
             args.encoder,
             opponent,
             games,
             seed,
             feature=args.feature,
             progress=ticker(bar),
+            max_players=args.max_players,
         )
         if bar is not None:
             bar.close()
@@ -518,7 +577,49 @@ def checkpoint_meta(
         "steps_trained": int(steps),
         "arena": arena,
         "training": {"command": command, "args": dataclasses.asdict(args)},
+        **(
+            {
+                "seats": {
+                    "max_players": args.max_players,
+                    "player_counts": sorted({t["num_players"] for t in args.tables()}),
+                    "modes": {k: list(v) for k, v in args.modes.items()},
+                }
+            }
+            if args.max_players
+            else {}
+        ),
     }
+
+
+def start_from(model: Any, setup: Setup, args: Args) -> None:
+    """Load ``args.init_from``'s weights into ``model``: the same network as they are, or
+    a file of one table size into a seat-padded MLP (its first layer's columns placed at
+    the padded positions of its inputs, the rest zero: it plays as before)."""
+    from choco_envs.policy.checkpoint import load_policy
+    from choco_envs.policy.seats import widen_first_layer
+
+    old, meta = load_policy(args.init_from, args.env_id)
+    stored = (meta.get("features") or {}).get("name", "")
+    if (meta["encoder"], stored) != (args.encoder, args.feature):
+        raise ConfigError(
+            f"init_from: {args.init_from!r} reads encoder {meta['encoder']!r} and feature "
+            f"{stored!r}; set encoder and feature to those"
+        )
+    if old.config == model.config:
+        model.load_state_dict(old.state_dict())
+        return
+    if meta.get("seats") is not None or not args.max_players:
+        raise ConfigError(
+            f"init_from: {args.init_from!r} holds another network ({old.config}) than this "
+            f"run's ({model.config})"
+        )
+    from choco_envs.policy.features import PolicyInputs
+    from choco_envs.registry import make_game
+
+    table = make_game(args.env_id, **meta["options"])
+    padded = PolicyInputs(table, args.encoder, args.feature, args.max_players)
+    assert padded.padding is not None
+    widen_first_layer(model, old, padded.padding)
 
 
 def ppo_update(model: Any, optimizer: Any, batch: dict[str, Any], args: Args) -> dict[str, float]:
@@ -612,6 +713,8 @@ def train(args: Args, command: str = "") -> Path:
         steps_done = int(meta["steps_trained"])
     else:
         model = ActorCritic(setup.net)
+        if args.init_from:
+            start_from(model, setup, args)
     write_args(args, run_dir / "args.yaml")
     writer = None
     if args.track:
@@ -757,8 +860,15 @@ def train(args: Args, command: str = "") -> Path:
         model.load_state_dict(best[2])
         kept = {"eval_mean_win_rate": round(best[0], 4), "at_step": best[1]}
         print(f"keeping the weights of step {best[1]} (weighted evaluation win rate {best[0]:.3f})")
+    tables_arena: dict[str, Any] = {}
     if args.final_eval_games:
         arena = run_eval(model, args, args.final_eval_games, args.seed + 99_991)
+        counts = {t["num_players"] for t in args.tables()} if args.max_players else set()
+        for n in sorted(counts - {args.options.get("num_players", 2)}):
+            table = {**args.options, "num_players": n}
+            tables_arena[str(n)] = run_eval(
+                model, args, args.final_eval_games, args.seed + 99_991, table
+            )
     collected = 0 if vec is None else vec.steps
     meta = checkpoint_meta(args, setup, steps_done + collected, arena, command)
     meta["training"].update(
@@ -770,6 +880,8 @@ def train(args: Args, command: str = "") -> Path:
     )
     if imitation is not None:
         meta["training"]["imitation"] = imitation
+    if tables_arena:
+        meta["arena_tables"] = tables_arena
     if kept is not None:
         meta["training"]["kept_best"] = kept
     save_checkpoint(setup.save_path, model, meta)

@@ -104,9 +104,8 @@ class _Policies:
 
                 model, meta = load_policy(path, env_id)
                 check_compatible(meta, path, env_id, options)
-                feature = (meta.get("features") or {}).get("name", "")
                 game = make_game(env_id, **options)
-                self.loaded[path] = (model, meta, PolicyInputs(game, meta["encoder"], feature))
+                self.loaded[path] = (model, meta, PolicyInputs.of_checkpoint(game, meta))
             return self.loaded[path]
 
 
@@ -127,7 +126,7 @@ def _policy_analyse(view: AgentView, env_id: str, options: dict[str, Any]) -> di
     import torch
 
     model, meta, inputs = POLICIES.get(env_id, options)
-    if meta["encoder"] == "flat" and view.observation.shape == inputs.obs_shape:
+    if meta["encoder"] == "flat" and view.observation.shape == inputs.encoder_shape:
         obs = view.observation
     else:  # every determinization of the view encodes to the seat's same observation
         obs = inputs.encoder.encode(view.determinize(random.Random(0)), view.seat)

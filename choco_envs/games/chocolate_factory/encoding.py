@@ -120,6 +120,7 @@ def _layout(game: ChocolateFactoryRules) -> Layout:
         game.slots * (9 + 2 + n),
         "per package slot: variety one-hot (9), fill (/4), still open, bars by owner "
         "relative to the observer (/4)",
+        shape=(game.slots, 9 + 2 + n),
     )
     for r in range(n):
         who = "own" if r == 0 else f"the player {r} seat(s) after the observer"
@@ -132,8 +133,8 @@ def _layout(game: ChocolateFactoryRules) -> Layout:
         )
     lay.add("supply", 1, "packages left in the supply (/ the game's packages)")
     lay.add("shift_time", 1, "rolls left after the current one (/ the game's rolls)")
-    lay.add("to_act", n, "whose pick it is, relative seat one-hot (0 when over)")
-    lay.add("roller", n, "who rolled, relative seat one-hot")
+    lay.add("to_act", n, "whose pick it is, relative seat one-hot (0 when over)", shape=(n,))
+    lay.add("roller", n, "who rolled, relative seat one-hot", shape=(n,))
     lay.add("phase", 3, "pick, pack, choose variety (0 when over)")
     lay.add("reroll_open", 1, "nobody has picked from this roll yet")
     lay.add("pending_bar", 9, "variety of the bar being packed / station being refilled")

@@ -70,12 +70,17 @@ def flat_layout(num_players: int) -> Layout:
     lay.add("grid", GRID_CELLS * CELL_FEATURES, f"16 grid cells row-major x 10: {cell}")
     lay.add("beside", 5 * CELL_FEATURES, f"the 5 chocolates next to the grid x 10: {cell}")
     lay.add("display_cards", DISPLAY_SIZE * NUM_CARDS, "3 display slots x card id one-hot (29)")
-    lay.add("seat_cards", n * NUM_CARDS * 2, "per seat (own first) x card x (true up, false up)")
+    lay.add(
+        "seat_cards",
+        n * NUM_CARDS * 2,
+        "per seat (own first) x card x (true up, false up)",
+        shape=(n, NUM_CARDS * 2),
+    )
     lay.add("display_points", DISPLAY_SIZE * 2, "3 slots x (true points, false points) / 10")
     lay.add("display_nougats", DISPLAY_SIZE, "nougat cubes on each display card / 24")
-    lay.add("seat_card_count", n, "cards held per seat / card limit")
-    lay.add("seat_nougats", n, "nougat cubes per seat / 24")
-    lay.add("acting_seat", n, "one-hot of the seat to act (relative)")
+    lay.add("seat_card_count", n, "cards held per seat / card limit", shape=(n,))
+    lay.add("seat_nougats", n, "nougat cubes per seat / 24", shape=(n,))
+    lay.add("acting_seat", n, "one-hot of the seat to act (relative)", shape=(n,))
     lay.add("supply", 1, "nougat cubes left in the supply / 24")
     lay.add("pile", 1, "prediction cards left in the pile / 26")
     lay.add(

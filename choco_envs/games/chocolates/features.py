@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from choco_envs.core.encoding import Layout
 from choco_envs.core.features import FeatureFunction, Features, layout_slices, require_encoder
 from choco_envs.core.game import Game
 from choco_envs.games.chocolates.components import (
@@ -91,7 +92,11 @@ def _truth(game: Game[Any], encoder: str) -> Features:
             out[i, NUM_CARDS + 3 * DISPLAY_SIZE :] = gain / 20
         return out
 
-    return Features(NUM_CARDS + 3 * DISPLAY_SIZE + players, compute)
+    names = Layout()
+    names.add("card_truth", NUM_CARDS, "each card's chance of being true")
+    names.add("display", 3 * DISPLAY_SIZE, "per display slot: its card's chance, worth / 10")
+    names.add("held_gain", players, "per seat: expected points of its cards / 20", shape=(players,))
+    return Features(names.size, compute, names)
 
 
 TRUTH = FeatureFunction(

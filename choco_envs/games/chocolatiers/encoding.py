@@ -368,11 +368,13 @@ def _flat_encoder(obs: ChocolatiersObserver) -> Encoder[ChocolatiersState]:
         "per tile row (line/stack tops 0..4, tile being boxed"
         + (", reserved tile of each seat" if obs.standard else "")
         + "): present, points/8, cost by type/4, 4 spaces x (6 types, empty) one-hot",
+        shape=(obs.num_tile_rows, TILE_FEATURES),
     )
     samplers_at = lay.add(
         "samplers",
         obs.n * SAMPLER_PLANES * 36,
         "per seat: 8 planes of the anchored 6x6 grid (6 types, wild, occupied), row-major",
+        shape=(obs.n, SAMPLER_PLANES * 36),
     )
     scalar_end = obs.num_scalars
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from choco_envs.core.encoding import Layout
 from choco_envs.core.features import FeatureFunction, Features, layout_slices, require_encoder
 from choco_envs.core.game import Game
 from choco_envs.games.chocolatiers.encoding import (
@@ -48,7 +49,9 @@ def _affordable(game: Game[Any], encoder: str) -> Features:
                 out[i, 3 * r : 3 * r + 3] = (missing == 0, missing / 4, used / 8)
         return out
 
-    return Features(3 * rows, compute)
+    names = Layout()
+    names.add("rows", 3 * rows, "per tile row: payable, missing / 4, used / 8", shape=(rows, 3))
+    return Features(names.size, compute, names)
 
 
 AFFORDABLE = FeatureFunction(

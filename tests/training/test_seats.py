@@ -1,0 +1,261 @@
+"""One network for every player count: the seat-padded policy input
+(``choco_envs.policy.seats``), training on mixed tables, and files that play them.
+
+The issue's tests: a network trained a few steps on mixed counts loads and plays a 2-,
+3- and 4-player game of each env; a seat's padded input is unchanged when what it cannot
+see is resampled; the bots refuse a count or edition they were not trained for in one
+line.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from choco_envs.core.errors import CheckpointError, ConfigError
+from choco_envs.policy.features import PolicyInputs
+from choco_envs.policy.seats import SeatPadding, largest_table, player_counts
+from choco_envs.registry import make_game
+
+#: (env, options, feature, largest table) of every game with more than one count
+TABLES = [
+    ("chocolates_v0", {}, "chocolates_truth", 4),
+    ("chocolatiers_v1", {"edition": "standard"}, "chocolatiers_affordable", 5),
+    ("chocolatiers_v1", {"edition": "classic"}, "chocolatiers_affordable", 4),
+    ("chocolate_factory_v2", {}, "", 6),
+]
+
+
+def _state(game: Any, seed: int, moves: int) -> Any:
+    rng = random.Random(seed)
+    s = game.new_state(rng)
+    for _ in range(moves):
+        if game.is_over(s):
+            break
+        game.apply(s, rng.choice(game.legal_actions(s)), rng)
+    return s
+
+
+def test_player_counts_follow_the_rules() -> None:
+    assert player_counts("chocolates_v0") == [2, 3, 4]
+    assert player_counts("chocolatiers_v1", {"edition": "classic"}) == [2, 3, 4]
+    assert largest_table("chocolatiers_v1", {"edition": "standard"}) == 5
+    assert largest_table("chocolate_factory_v2") == 6
+    assert player_counts("le_chocolat_v0") == [2]
+
+
+@pytest.mark.parametrize(("env_id", "options", "feature", "most"), TABLES)
+def test_every_count_reads_one_input_size(
+    env_id: str, options: dict, feature: str, most: int
+) -> None:
+    sizes = set()
+    for n in player_counts(env_id, options):
+        game = make_game(env_id, num_players=n, **options)
+        inputs = PolicyInputs(game, "flat", feature, most)
+        x = inputs.encode(_state(game, n, 7), 0)
+        sizes.add(x.shape)
+        marks = x[-most:]
+        # "absent seats marked": 1 for the seats at the table, 0 for the others
+        assert marks.tolist() == [1.0] * n + [0.0] * (most - n)
+    assert len(sizes) == 1
+
+
+@pytest.mark.parametrize(("env_id", "options", "feature", "most"), TABLES)
+def test_each_seat_block_lands_in_its_own_place(
+    env_id: str, options: dict, feature: str, most: int
+) -> None:
+    """Every entry of the small table's observation is found at its padded position, and
+    the positions of the large table's seats that are not at the small table are zero."""
+    small = make_game(env_id, num_players=2, **options)
+    inputs = PolicyInputs(small, "flat", feature, most)
+    assert inputs.padding is not None
+    s = _state(small, 3, 9)
+    raw = small.encoder("flat").encode(s, 1)
+    x = inputs.encode(s, 1)
+    np.testing.assert_array_equal(x[inputs.padding.obs_index], raw)
+    large = inputs.padding.large_game.encoder("flat").layout
+    untouched = np.ones(inputs.padding.obs_size, dtype=bool)
+    untouched[inputs.padding.obs_index] = False
+    assert not x[: inputs.padding.obs_size][untouched].any()
+    # a per-seat field: the small table's second seat is the large table's second seat
+    for f in large.fields:
+        if f.shape and f.shape[0] == most:
+            per_seat = f.size // most
+            small_field = next(g for g in small.encoder("flat").layout.fields if g.name == f.name)
+            np.testing.assert_array_equal(
+                x[f.start + per_seat : f.start + 2 * per_seat],
+                raw[small_field.start + per_seat : small_field.start + 2 * per_seat],
+            )
+            assert not x[f.start + 2 * per_seat : f.stop].any()
+
+
+@pytest.mark.parametrize(("env_id", "options", "feature", "most"), TABLES)
+def test_padded_input_hides_what_the_seat_cannot_see(
+    env_id: str, options: dict, feature: str, most: int
+) -> None:
+    """The seat-padded input is a function of the seat's observation: resampling every
+    hidden part consistently with the seat's view (``determinize``) changes nothing."""
+    for n in player_counts(env_id, options)[:3]:
+        game = make_game(env_id, num_players=n, **options)
+        inputs = PolicyInputs(game, "flat", feature, most)
+        s = _state(game, 11 + n, 12)
+        for seat in range(n):
+            x = inputs.encode(s, seat)
+            for k in range(3):
+                other = game.determinize(s, seat, random.Random(k))
+                np.testing.assert_array_equal(inputs.encode(other, seat), x)
+
+
+def test_a_field_that_grows_without_declared_axes_is_refused_by_name() -> None:
+    # Chocolates' planes keep scalar channels whose count grows with the table
+    game = make_game("chocolates_v0", num_players=2)
+    with pytest.raises(ConfigError, match="field 'features'.*declares no axes"):
+        PolicyInputs(game, "planes", "", 4)
+    with pytest.raises(ConfigError, match="more than the 3"):
+        SeatPadding(make_game("chocolates_v0", num_players=4), "flat", None, 3)
+
+
+def test_widened_network_plays_as_the_file_it_starts_from() -> None:
+    import torch
+
+    from choco_envs.policy.net import ActorCritic, NetConfig
+    from choco_envs.policy.seats import widen_first_layer
+
+    game = make_game("chocolates_v0", num_players=2)
+    small = PolicyInputs(game, "flat", "chocolates_truth")
+    padded = PolicyInputs(game, "flat", "chocolates_truth", 4)
+    torch.manual_seed(0)
+    old = ActorCritic(NetConfig(small.obs_shape, game.num_actions, (32,), extra_inputs=small.extra))
+    new = ActorCritic(
+        NetConfig(padded.obs_shape, game.num_actions, (32,), extra_inputs=padded.extra)
+    )
+    assert padded.padding is not None
+    widen_first_layer(new, old, padded.padding)
+    s = _state(game, 5, 6)
+    mask = torch.ones((1, game.num_actions), dtype=torch.bool)
+    with torch.no_grad():
+        a = old(torch.from_numpy(small.encode(s, 0)[None]), mask)
+        b = new(torch.from_numpy(padded.encode(s, 0)[None]), mask)
+    torch.testing.assert_close(a[0], b[0])
+    torch.testing.assert_close(a[1], b[1])
+
+
+# ---------------------------------------------------------------- trained on mixed tables
+def _train(tmp_path: Path, env_id: str, options: dict, counts: tuple, feature: str = "") -> Path:
+    from choco_envs.train.ppo import Args, train
+
+    args = Args(
+        env_id=env_id, options={"num_players": 2, **options}, player_counts=counts,
+        feature=feature, total_timesteps=200, num_envs=len(counts), num_steps=4,
+        hidden=(16,), eval_every=0, final_eval_games=0, track=False, progress=False,
+        runs_dir=str(tmp_path), league_self_play=1.0, league_past=0.0, league_bots={},
+    )  # fmt: skip
+    return train(args)
+
+
+def _play(env_id: str, path: Path, **options: Any) -> int:
+    import choco_envs
+    from choco_envs import bots
+
+    bot = bots.make(f"policy:{path}", env_id=env_id, seed=1)
+    env = choco_envs.make(env_id, **options)
+    env.reset(seed=3)
+    moves = 0
+    for _agent in env.agent_iter():
+        _obs, _r, term, trunc, _info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        env.step(bot.act(env))
+        moves += 1
+    return moves
+
+
+@pytest.mark.parametrize(
+    ("env_id", "options", "feature"),
+    [
+        ("chocolates_v0", {}, "chocolates_truth"),
+        ("chocolatiers_v1", {"edition": "standard"}, ""),
+        ("chocolate_factory_v2", {}, ""),
+    ],
+)
+def test_a_network_trained_on_mixed_counts_plays_two_three_and_four(
+    tmp_path: Path, env_id: str, options: dict, feature: str
+) -> None:
+    from choco_envs.policy.checkpoint import read_metadata
+
+    path = _train(tmp_path, env_id, options, (2, 3, 4), feature)
+    meta = read_metadata(path)
+    assert meta["seats"] == {"max_players": 4, "player_counts": [2, 3, 4], "modes": {}}
+    for n in (2, 3, 4):
+        assert _play(env_id, path, num_players=n, **options) > 0
+
+
+def test_le_chocolat_plays_its_one_count(tmp_path: Path) -> None:
+    # Le Chocolat seats exactly two ("allowed values: 2"): its file covers that table
+    path = _train(tmp_path, "le_chocolat_v0", {}, (2,))
+    assert _play("le_chocolat_v0", path) > 0
+
+
+def test_the_file_refuses_a_count_or_edition_it_was_not_trained_for(tmp_path: Path) -> None:
+    from choco_envs import bots
+
+    path = _train(tmp_path, "chocolatiers_v1", {"edition": "classic"}, (2, 3))
+    bot = bots.make(f"policy:{path}", env_id="chocolatiers_v1", seed=1)
+    import choco_envs
+    from choco_envs.core.agent import view_of
+
+    for options, reason in (
+        ({"num_players": 4, "edition": "classic"}, r"at \[2, 3\] players, not 4$"),
+        (
+            {"num_players": 2, "edition": "standard"},
+            r"edition=\['classic'\], not edition='standard'$",
+        ),
+    ):
+        env = choco_envs.make("chocolatiers_v1", **options)
+        env.reset(seed=1)
+        with pytest.raises(CheckpointError, match=reason) as err:
+            bot.act_view(view_of(env))
+        assert "\n" not in str(err.value)
+
+
+def test_modes_are_tables_of_their_own(tmp_path: Path) -> None:
+    from choco_envs.policy.checkpoint import read_metadata
+    from choco_envs.train.ppo import Args, train
+
+    args = Args(
+        env_id="chocolate_factory_v2", options={"num_players": 2}, player_counts=(2, 3),
+        modes={"length": ("short", "long")}, total_timesteps=100, num_envs=4, num_steps=2,
+        hidden=(16,), eval_every=0, final_eval_games=0, track=False, progress=False,
+        runs_dir=str(tmp_path), league_self_play=1.0, league_past=0.0, league_bots={},
+    )  # fmt: skip
+    assert [(t["num_players"], t["length"]) for t in args.tables()] == [
+        (2, "short"), (2, "long"), (3, "short"), (3, "long"),
+    ]  # fmt: skip
+    path = train(args)
+    assert read_metadata(path)["seats"]["modes"] == {"length": ["short", "long"]}
+    assert _play("chocolate_factory_v2", path, num_players=3, length="long") > 0
+    with pytest.raises(ConfigError, match="num_envs=3 is not allowed"):
+        from choco_envs.train.ppo import prepare
+
+        prepare(Args(**{**args.__dict__, "num_envs": 3}))
+
+
+def test_shipped_lookup_finds_the_file_for_any_count(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    from choco_envs.policy.checkpoint import shipped_checkpoint
+
+    path = _train(tmp_path / "run", "chocolates_v0", {}, (2, 3, 4))
+    folder = tmp_path / "shipped" / "chocolates_v0"
+    folder.mkdir(parents=True)
+    shutil.copy(path, folder / "ppo.safetensors")
+    monkeypatch.setenv("CHOCO_CHECKPOINTS", str(tmp_path / "shipped"))
+    for n in (2, 3, 4):
+        assert shipped_checkpoint("chocolates_v0", {"num_players": n}).name == "ppo.safetensors"
