@@ -406,7 +406,8 @@ def shipped_checkpoint(
     """The shipped checkpoint of ``env_id`` trained with these options (defaults filled
     in; env options such as observation, illegal_action, reward_mode and render are
     ignored: the policy bot encodes its own input), among the files whose name starts
-    with ``prefix`` (``ppo``: the PPO networks; ``az``: the search-and-learn ones).
+    with ``prefix``: a file made for exactly that table first, else one for many tables
+    (``seats``) that covers it (``ppo``: the PPO networks; ``az``: the search-and-learn ones).
     CheckpointError saying where it looked and what is shipped there when none fits."""
     from choco_envs.registry import game_class
 
@@ -427,6 +428,7 @@ def shipped_checkpoint(
         sorted((folder / env_id).glob(f"{prefix}*{SUFFIX}")) if (folder / env_id).is_dir() else []
     )
     seen = []
+    covering = None  # a file for many tables serves a table no file is made for alone
     for path in found:
         try:
             meta = read_metadata(path)
@@ -440,10 +442,13 @@ def shipped_checkpoint(
                 _table_options(meta, seats, plain, str(path))
             except (CheckpointError, TypeError, AttributeError):
                 continue
-            return path
+            covering = covering or path
+            continue
         seen.append(f"{path.name} {meta['options']}")
         if all(meta["options"].get(k) == v for k, v in plain.items()):
             return path
+    if covering is not None:
+        return covering
     raise CheckpointError(
         f"no checkpoint is shipped for {env_id} with options {plain} in {folder} (as "
         f"{prefix}*{SUFFIX}); shipped "

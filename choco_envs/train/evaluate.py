@@ -106,3 +106,92 @@ def summary(values: np.ndarray, num_players: int, opponent: str, seed: int) -> d
         "opponent": opponent,
         "seed": seed,
     }
+
+
+# ---------------------------------------------------------------- every table of a file
+def evaluate_tables(
+    path: str,
+    games: int,
+    seed: int,
+    opponents: tuple[str, ...] = ("random", "greedy"),
+    counts: tuple[int, ...] = (),
+    progress: bool = False,
+) -> list[dict[str, Any]]:
+    """A policy file for many tables (``seats`` in its metadata) against each opponent
+    in every other seat, at each player count and mode combination it covers (or only
+    ``counts``): one row per table and opponent, each with its par (1 / players)."""
+    import itertools
+
+    from choco_envs.core.errors import ConfigError
+    from choco_envs.policy.checkpoint import load_policy
+
+    model, meta = load_policy(path)
+    seats = meta.get("seats")
+    if not isinstance(seats, dict):
+        raise ConfigError(
+            f"{path!r} plays one table ({meta['options']}); evaluate it with choco eval"
+        )
+    feature = (meta.get("features") or {}).get("name", "")
+    keys = sorted(seats["modes"])
+    rows = []
+    for n in counts or tuple(seats["player_counts"]):
+        for combo in itertools.product(*(seats["modes"][k] for k in keys)):
+            table = {**meta["options"], "num_players": n, **dict(zip(keys, combo, strict=True))}
+            for opponent in opponents:
+                result = evaluate(
+                    model, meta["env_id"], table, meta["encoder"], opponent, games, seed,
+                    feature=feature, max_players=seats["max_players"],
+                )  # fmt: skip
+                row = {"table": table, "par": 1.0 / n, **result}
+                rows.append(row)
+                if progress:
+                    print(table_row(row), flush=True)
+    return rows
+
+
+def table_row(row: dict[str, Any]) -> str:
+    """One markdown row: players, modes, opponent, win rate [95%], games, par."""
+    table = row["table"]
+    modes = ", ".join(f"{k}={v}" for k, v in sorted(table.items()) if k != "num_players")
+    low, high = row["win_rate_ci95"]
+    return (
+        f"| {table['num_players']} | {modes} | {table['num_players'] - 1} x {row['opponent']} | "
+        f"{row['win_rate']:.1%} [{low:.1%}, {high:.1%}] | {row['games']} | {row['par']:.1%} |"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m choco_envs.train.evaluate FILE``: a file for many tables at each of
+    them (markdown rows on stdout; ``--json PATH`` keeps them)."""
+    import argparse
+    import json
+    import sys
+
+    from choco_envs.core.errors import ChocoError
+
+    parser = argparse.ArgumentParser(prog="python -m choco_envs.train.evaluate",
+                                     description=main.__doc__)  # fmt: skip
+    parser.add_argument("file", help="a policy file trained on many tables (player_counts)")
+    parser.add_argument("--games", type=int, default=400, help="games per table and opponent")
+    parser.add_argument("--seed", type=int, default=424_242, help="seed of the deals")
+    parser.add_argument("--opponents", nargs="+", default=["random", "greedy"])
+    parser.add_argument("--counts", nargs="*", type=int, default=[], help="only these counts")
+    parser.add_argument("--json", help="write the rows as JSON here")
+    ns = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    print("| players | modes | opponents | win rate [95%] | games | par |")
+    print("|---|---|---|---|---|---|")
+    try:
+        rows = evaluate_tables(
+            ns.file, ns.games, ns.seed, tuple(ns.opponents), tuple(ns.counts), progress=True
+        )
+    except ChocoError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    if ns.json:
+        with open(ns.json, "w") as f:
+            json.dump(rows, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

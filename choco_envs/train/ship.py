@@ -225,14 +225,16 @@ def compare_head_to_head(
 
         bar = tqdm(total=games, desc="head-to-head", unit="game", leave=False)
     feature = (meta.get("features") or {}).get("name", "")
+    max_players = (meta.get("seats") or {}).get("max_players", 0)
+    table = old_meta["options"] if max_players else meta["options"]  # the old file's table
     result = evaluate(
-        model, meta["env_id"], meta["options"], meta["encoder"], f"policy:{old_path}", games,
-        seed, feature=feature,
+        model, meta["env_id"], table, meta["encoder"], f"policy:{old_path}", games,
+        seed, feature=feature, max_players=max_players,
         progress=None if bar is None else lambda done: bar.update(done - bar.n),
     )  # fmt: skip
     if bar is not None:
         bar.close()
-    share = 1.0 / int(meta["options"].get("num_players", 2))
+    share = 1.0 / int(table.get("num_players", 2))
     low, high = interval(result)
     better = low > share
     new_r, old_r = interval(meta["arena"]["random"]), interval(old_meta["arena"]["random"])
@@ -278,7 +280,10 @@ def ship(
     for path in sorted(folder.glob(f"*{SUFFIX}")) if folder.is_dir() else []:
         try:
             other = read_metadata(path)
-            same = other["options"] == meta["options"] and engine_of(other) == kind
+            same = engine_of(other) == kind and (
+                other["options"] == meta["options"]
+                or (covers(meta, other, path) and name in (None, path.stem))
+            )
         except CheckpointError:
             same = path.stem == (name or kind)
         if same:
@@ -335,6 +340,35 @@ def ship(
     return target
 
 
+def covers(meta: dict[str, Any], other: dict[str, Any], path: Path) -> bool:
+    """Whether ``meta``'s file, a policy for many tables, plays the one table of the
+    file ``other`` (so shipping it replaces that file, compared at that table)."""
+    from choco_envs.policy.checkpoint import _table_options
+
+    seats = meta.get("seats")
+    if not isinstance(seats, dict) or other.get("seats") is not None:
+        return False
+    try:
+        _table_options(meta, seats, other["options"], str(path))
+    except CheckpointError:
+        return False
+    return True
+
+
+def tables_line(meta: dict[str, Any]) -> str:
+    """The file's win rates against greedy at its other player counts (``arena_tables``),
+    as "3 p 55.6% [50.7, 60.4] (399); ..." ('-' for a file of one table)."""
+    tables = meta.get("arena_tables")
+    if not isinstance(tables, dict):
+        return "-"
+    parts = []
+    for n, arena in sorted(tables.items(), key=lambda kv: int(kv[0])):
+        greedy = arena.get("greedy") if isinstance(arena, dict) else None
+        if isinstance(greedy, dict) and "win_rate" in greedy:
+            parts.append(f"{n} p {_pct(greedy)} ({greedy['games']})")
+    return "; ".join(parts) or "-"
+
+
 # ---------------------------------------------------------------- the README
 def engine_of(meta: dict[str, Any]) -> str:
     """``az`` for a file of the search-and-learn engine, else ``ppo`` (the network alone;
@@ -380,6 +414,21 @@ def model_card(
         ("vs random", _figure(meta["arena"]["random"])),
         ("vs greedy", _figure(meta["arena"]["greedy"])),
     ]
+    seats = meta.get("seats")
+    if isinstance(seats, dict):
+        modes = "".join(f"; {k} in {v}" for k, v in sorted(seats["modes"].items()))
+        span = (
+            f"{seats['player_counts']} players{modes} (seat-padded input of {seats['max_players']})"
+        )
+        rows.insert(1, ("tables", span))
+        base = (training.get("args") or {}).get("options", {}).get("num_players", 2)
+        rows[-2:] = [(f"{name} at {base} players", value) for name, value in rows[-2:]]
+        tables = meta.get("arena_tables") or {}
+        for n, arena in sorted(tables.items(), key=lambda kv: int(kv[0])):
+            for opponent in ("random", "greedy"):
+                if isinstance(arena.get(opponent), dict):
+                    label = f"vs {int(n) - 1} x {opponent} at {n} players (par {100 / int(n):.1f}%)"
+                    rows.append((label, _figure(arena[opponent])))
     search = meta.get("search") or {}
     for opponent, result in sorted((meta.get("arena_search") or {}).items()):
         rows.append(
@@ -413,15 +462,16 @@ def table(root: Path) -> str:
     from choco_envs.policy.checkpoint import read_metadata
 
     lines = [
-        "| file | env | options | reads | vs random | vs greedy | with search (az) | steps | KB |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| file | env | options | reads | vs random | vs greedy | vs greedy at more players "
+        "(par 1/N) | with search (az) | steps | KB |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for path in sorted(root.glob("*/*.safetensors")):
         key = f"{path.parent.name}/{path.name}"
         try:
             meta = read_metadata(path)
         except CheckpointError as err:
-            lines.append(f"| `{key}` | unreadable: {err} | | | | | | | |")
+            lines.append(f"| `{key}` | unreadable: {err} | | | | | | | | |")
             continue
         arena = meta.get("arena", {})
         rates = [_pct(arena[o]) + f" ({arena[o]['games']})" if o in arena else "-"
@@ -437,11 +487,11 @@ def table(root: Path) -> str:
         searched = f"{sims} sims, {searched}" if searched else "-"
         lines.append(
             f"| `{key}` | {meta['env_id']} v{meta['version']} | {_options(meta)} | {reads} | "
-            f"{rates[0]} | {rates[1]} | {searched} | {meta['steps_trained']:,} | "
+            f"{rates[0]} | {rates[1]} | {tables_line(meta)} | {searched} | {meta['steps_trained']:,} | "
             f"{math.ceil(path.stat().st_size / 1024)} |"
         )
     if len(lines) == 2:
-        lines.append("| (none shipped yet) | | | | | | | | |")
+        lines.append("| (none shipped yet) | | | | | | | | | |")
     return "\n".join(lines)
 
 

@@ -150,7 +150,7 @@ def _train(tmp_path: Path, env_id: str, options: dict, counts: tuple, feature: s
 
     args = Args(
         env_id=env_id, options={"num_players": 2, **options}, player_counts=counts,
-        feature=feature, total_timesteps=200, num_envs=len(counts), num_steps=4,
+        feature=feature, total_timesteps=200, num_envs=max(1, len(counts)), num_steps=4,
         hidden=(16,), eval_every=0, final_eval_games=0, track=False, progress=False,
         runs_dir=str(tmp_path), league_self_play=1.0, league_past=0.0, league_bots={},
     )  # fmt: skip
@@ -259,3 +259,76 @@ def test_shipped_lookup_finds_the_file_for_any_count(
     monkeypatch.setenv("CHOCO_CHECKPOINTS", str(tmp_path / "shipped"))
     for n in (2, 3, 4):
         assert shipped_checkpoint("chocolates_v0", {"num_players": n}).name == "ppo.safetensors"
+
+
+def _with_arena(path: Path, games: int = 400) -> Path:
+    """A copy of a tiny file whose stored evaluation says ``games`` games (choco ship
+    needs >= 400), the weights untouched."""
+    import json
+
+    from safetensors.torch import load_file, save_file
+
+    from choco_envs.policy.checkpoint import METADATA_KEY, read_metadata
+
+    meta = read_metadata(path)
+    result = {"win_rate": 0.5, "win_rate_ci95": [0.45, 0.55], "games": games}
+    meta["arena"] = {"random": result, "greedy": result}
+    meta["arena_tables"] = {"3": {"greedy": {**result, "win_rate": 0.4}}}
+    out = path.with_name("arena_" + path.name)
+    save_file(load_file(str(path)), str(out), metadata={METADATA_KEY: json.dumps(meta)})
+    return out
+
+
+def test_a_file_for_many_tables_ships_beside_the_one_table_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lookup serves a table from the file made for exactly it first, else from a
+    file that covers it; shipping the wider file without a name would replace the
+    one-table file and so needs --force and a measurable gain; with --name it ships
+    beside it, and the table lists its figures at the other counts."""
+    import shutil
+
+    from choco_envs.policy.checkpoint import shipped_checkpoint
+    from choco_envs.train.ppo import Args, train
+    from choco_envs.train.ship import ship, table
+
+    one = train(
+        Args(
+            env_id="chocolates_v0",
+            total_timesteps=100,
+            num_envs=2,
+            num_steps=2,
+            hidden=(16,),
+            eval_every=0,
+            final_eval_games=0,
+            track=False,
+            progress=False,
+            runs_dir=str(tmp_path / "one"),
+        )  # fmt: skip
+    )
+    wide = _with_arena(_train(tmp_path / "wide", "chocolates_v0", {}, (2, 3, 4)))
+    root = tmp_path / "shipped"
+    (root / "chocolates_v0").mkdir(parents=True)
+    shutil.copy(_with_arena(one), root / "chocolates_v0" / "ppo.safetensors")
+    with pytest.raises(ConfigError, match="pass --force"):
+        ship(wide, root)
+    shipped = ship(wide, root, name="ppo_tables")
+    assert shipped.name == "ppo_tables.safetensors"
+    monkeypatch.setenv("CHOCO_CHECKPOINTS", str(root))
+    assert shipped_checkpoint("chocolates_v0", {"num_players": 2}).name == "ppo.safetensors"
+    for n in (3, 4):
+        found = shipped_checkpoint("chocolates_v0", {"num_players": n})
+        assert found.name == "ppo_tables.safetensors"
+    assert "3 p 40.0%" in table(root)
+
+
+def test_evaluate_tables_plays_every_count_against_that_many_bots(tmp_path: Path) -> None:
+    from choco_envs.train.evaluate import evaluate_tables, main
+
+    path = _train(tmp_path, "chocolate_factory_v2", {}, (2, 3))
+    rows = evaluate_tables(str(path), 6, 1, ("random",))
+    assert [(r["table"]["num_players"], r["games"], round(r["par"], 3)) for r in rows] == [
+        (2, 6, 0.5), (3, 6, 0.333),
+    ]  # fmt: skip
+    one = _train(tmp_path / "x", "le_chocolat_v0", {}, ())
+    assert main([str(one), "--games", "2"]) == 2  # a file of one table: refused
