@@ -332,3 +332,26 @@ def test_evaluate_tables_plays_every_count_against_that_many_bots(tmp_path: Path
     ]  # fmt: skip
     one = _train(tmp_path / "x", "le_chocolat_v0", {}, ())
     assert main([str(one), "--games", "2"]) == 2  # a file of one table: refused
+
+
+def test_the_lobby_seats_the_shipped_factory_bot_at_every_table_size() -> None:
+    """The web lobby offers `ppo` wherever a shipped file covers the table: the Factory's
+    many-table file seats it at 3-6 players, long shift and no packages included."""
+    from choco_envs.web.catalog import full_config, seat_choices
+
+    for n in (2, 3, 4, 5, 6):
+        for options in ({}, {"length": "long", "packages": False}):
+            config = full_config("chocolate_factory_v2", options, n)
+            assert "ppo" in seat_choices("chocolate_factory_v2", config, []), (n, options)
+    config = full_config("chocolates_v0", {}, 3)  # offered exactly where a file covers it
+    assert ("ppo" in seat_choices("chocolates_v0", config, [])) == _shipped_covers(3)
+
+
+def _shipped_covers(n: int) -> bool:
+    from choco_envs.policy.checkpoint import shipped_checkpoint
+
+    try:
+        shipped_checkpoint("chocolates_v0", {"num_players": n})
+    except CheckpointError:
+        return False
+    return True
