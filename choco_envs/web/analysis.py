@@ -15,6 +15,7 @@ kind gives:
 |---|---|---|
 | ``ppo`` | ``p``: the shipped checkpoint's move probabilities (masked softmax) | the critic's estimate of its training return (rank -1 .. +1, plus the checkpoint's margin shaping) |
 | ``greedy`` | ``share``: how often the game's ``greedy`` bot chooses it over :data:`SAMPLES` determinizations of the view | none |
+| ``az`` | ``visits`` and ``q``: the shipped search-and-learn file's search (:data:`AZ_SIMULATIONS` simulations, each on a determinization of the view) | the network's value of the position for your seat (-1 last .. +1 first) |
 
 Another kind (say, a search's ``visits``) is one more :class:`Analyst` given to
 :func:`register`; the page shows whichever of ``p``, ``share`` and ``visits`` a move has.
@@ -53,6 +54,8 @@ from choco_envs.web.views import target
 
 #: determinizations the ``greedy`` analysis samples
 SAMPLES = 8
+#: simulations of the ``az`` analysis (the shipped file's search, without noise)
+AZ_SIMULATIONS = 128
 #: analyses kept per server (the same position asked again is answered from here)
 CACHE_SIZE = 256
 TOKEN_LENGTH = 200
@@ -192,6 +195,58 @@ register(
         "in which it plays each move",
         _greedy_available,
         _greedy_analyse,
+    )
+)
+
+
+# ---------------------------------------------------------------- the search (az)
+_AZ_BOTS: dict[str, Any] = {}
+_AZ_LOCK = threading.Lock()
+
+
+def _az_available(env_id: str, options: dict[str, Any]) -> str | None:
+    if importlib.util.find_spec("torch") is None:
+        return "needs torch (the 'train' extra)"
+    from choco_envs.policy.checkpoint import shipped_checkpoint
+
+    try:
+        shipped_checkpoint(env_id, options, prefix="az")
+    except ChocoError as err:
+        return str(err).split(";")[0]
+    return None
+
+
+def _az_analyse(view: AgentView, env_id: str, options: dict[str, Any]) -> dict[str, Any]:
+    from choco_envs.policy.az_bot import AZBot
+    from choco_envs.policy.checkpoint import shipped_checkpoint
+
+    path = str(shipped_checkpoint(env_id, options, prefix="az"))
+    with _AZ_LOCK:  # one search at a time per file: the bot keeps per-game state
+        bot = _AZ_BOTS.get(path)
+        if bot is None:
+            bot = _AZ_BOTS[path] = AZBot(path, env_id, simulations=AZ_SIMULATIONS, seed=0)
+        bot.rng.seed(0)  # the same position gets the same answer
+        result = bot.search(view)
+    moves = {
+        a: {"visits": int(v), "q": None if math.isnan(q) else round(float(q), 3)}
+        for a, v, q in zip(result.legal, result.visits, result.q, strict=True)
+    }
+    return {
+        "moves": moves,
+        "best": int(result.action),
+        "value": round(float(result.root_value[0]), 3),
+        "value_note": "the network's estimate of how the game ends for you: -1 last .. +1 first",
+    }
+
+
+register(
+    Analyst(
+        "az",
+        "search (az)",
+        f"the shipped search-and-learn file's search: {AZ_SIMULATIONS} simulations, each on "
+        "a sample of what you cannot see, and how often it visits each move",
+        _az_available,
+        _az_analyse,
     )
 )
 

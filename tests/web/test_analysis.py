@@ -157,3 +157,46 @@ def test_a_replay_analyses_the_seat_to_act_at_every_step(client: Any) -> None:
     r = client.get(url, params={"step": len(actions) + 1, "kind": "greedy"})
     assert r.status_code == 422 and f"0..{len(actions)}" in r.json()["detail"]
     assert client.get(f"{url}/kinds").json()["allowed"] is True
+
+
+@pytest.mark.parametrize(
+    ("env_id", "options"),
+    [
+        ("chocolates_v0", {}),
+        ("chocolatiers_v1", {"edition": "standard"}),
+        ("chocolate_factory_v2", {}),
+    ],
+)
+def test_the_search_analysis_sees_only_the_seat_and_counts_visits(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, env_id: str, options: dict[str, Any]
+) -> None:
+    """``az``: the shipped search-and-learn file's search from the seat's view (every
+    simulation on a determinization of it): the same answer for every resampling of what
+    the seat cannot see, visits adding up to the simulations, the best move the most
+    visited one searched."""
+    pytest.importorskip("torch", reason="the az analysis needs the train extra")
+    import shutil
+
+    from choco_envs.web import analysis
+    from tests.training.test_az import save_az
+
+    root = tmp_path / "shipped" / env_id
+    root.mkdir(parents=True)
+    shutil.copy(save_az(tmp_path, env_id, **options), root / "az.safetensors")
+    monkeypatch.setenv("CHOCO_CHECKPOINTS", str(tmp_path / "shipped"))
+    monkeypatch.setattr(analysis, "AZ_SIMULATIONS", 16)
+    monkeypatch.setattr(analysis, "_AZ_BOTS", {})
+    config = {k: v for k, v in make(env_id, **options).game.config.items() if k != "components"}
+    assert ANALYSTS["az"].available(env_id, config) is None
+    assert ANALYSTS["az"].available(env_id, {**config, "num_players": 3}) is not None
+    for env, step in spread_positions(env_id, options, 5, 3):
+        game, s = env.game, env.state_
+        seat = game.current_player(s)
+        shown = dumps(analyse("az", position(game, s, seat), env_id, config))
+        other = game.determinize(s, seat, random.Random(step))
+        assert dumps(analyse("az", position(game, other, seat), env_id, config)) == shown
+        answer = json.loads(shown)
+        if len(answer["moves"]) > 1:
+            assert sum(m["visits"] for m in answer["moves"]) == 16
+            assert answer["moves"][0]["visits"] >= answer["moves"][-1]["visits"]
+        assert -1.0 <= answer["value"] <= 1.0 and "-1 last" in answer["value_note"]
