@@ -36,6 +36,9 @@ class Option:
     check: Callable[[Any], str | None] | None = None
     rule: bool = True  # a rule option changes the game; the conformance suite varies it
     json_file: bool = False
+    #: for an open-ended option (no ``allowed``), the values a lobby offers, from the game
+    #: built with its defaults (Le Chocolat's scoring cards: None, then each card's name)
+    choices: Callable[[Any], list[Any]] | None = None
 
     def names_file(self, value: Any) -> bool:
         """Whether ``value`` is a path this option would read (records refuse it)."""

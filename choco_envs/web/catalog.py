@@ -22,18 +22,13 @@ import itertools
 import json
 import re
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from choco_envs.core.errors import ChocoError
 from choco_envs.registry import game_class, list_envs
 from choco_envs.web.errors import Invalid, excerpt
 
-#: options without a short list of allowed values that a client may still set, with the
-#: choices the lobby offers (from the game built with its defaults)
-FREE_OPTIONS: dict[str, Callable[[Any], list[Any]]] = {
-    "scoring_card": lambda game: [None, *game.components.card_names],
-}
 #: the most seats a request may list (no game has more)
 MAX_SEATS = 8
 #: caps of an ``mcts`` spec: simulations per move, seconds per move
@@ -67,7 +62,7 @@ MCTS_SPEC = _mcts_spec()
 
 def settable(option: Any) -> bool:
     """Whether a web client may set this game option."""
-    return option.allowed is not None or option.name in FREE_OPTIONS
+    return option.allowed is not None or option.choices is not None
 
 
 def check_env(env_id: Any) -> str:
@@ -310,7 +305,7 @@ def env_entry(env_id: str) -> dict[str, Any]:
     for opt in spec.options:
         if not settable(opt):
             continue
-        choices = list(opt.allowed) if opt.allowed is not None else FREE_OPTIONS[opt.name](game)
+        choices = list(opt.allowed) if opt.allowed is not None else opt.choices(game)  # type: ignore[misc]
         options.append(
             {"name": opt.name, "default": opt.default, "doc": opt.doc, "choices": choices}
         )

@@ -225,6 +225,7 @@ class LeChocolatRules(Game[LeChocolatState]):
                 "0..9 or a card name fixes it",
                 check=_check_scoring_card_option,
                 rule=False,
+                choices=lambda game: [None, *game.components.card_names],
             ),
             Option(
                 "components",
