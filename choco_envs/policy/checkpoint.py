@@ -16,7 +16,7 @@ Metadata fields (``read_metadata`` returns them as a dict, without importing tor
 | ``steps_trained`` | env steps (all seats and bots) collected while training |
 | ``arena`` | evaluation results per opponent: win/draw/loss rates, games, 95% interval |
 | ``training`` | the command, its arguments and what the run did (imitation, minutes) |
-| ``seats`` | (a policy for many tables) ``{"max_players", "player_counts", "modes"}``: it reads the seat-padded input of ``max_players`` seats (``choco_envs.policy.seats``) and plays those player counts and, for each option named in ``modes``, those values; ``options`` then has ``num_players`` = ``max_players`` and the shapes are the largest table's |
+| ``seats`` | (a policy for many tables) ``{"max_players", "player_counts", "modes"}`` and optionally ``"mode_marks": true`` (its input also marks each mode's value): it reads the seat-padded input of ``max_players`` seats (``choco_envs.policy.seats``) and plays those player counts and, for each option named in ``modes``, those values; ``options`` then has ``num_players`` = ``max_players`` and the shapes are the largest table's |
 
 Loading checks everything before it allocates anything: the file's size, the header's
 length and JSON, every tensor's dtype, shape and byte range against the file, the
@@ -186,7 +186,8 @@ def seat_coverage(meta: dict[str, Any], path: str | Path) -> dict[str, Any] | No
     where = f"checkpoint {str(path)!r}"
     ok = (
         isinstance(seats, dict)
-        and set(seats) == {"max_players", "player_counts", "modes"}
+        and set(seats) - {"mode_marks"} == {"max_players", "player_counts", "modes"}
+        and isinstance(seats.get("mode_marks", False), bool)
         and isinstance(seats["max_players"], int)
         and isinstance(seats["player_counts"], list)
         and all(
@@ -339,7 +340,10 @@ def load_policy(
         raise CheckpointError(f"{where}: malformed 'network': {err}") from None
     features = meta.get("features") or {}
     declared = (list(config.obs_shape), config.num_actions, config.extra_inputs)
-    marks = (meta.get("seats") or {}).get("max_players", 0)  # the seats-present inputs
+    seats = meta.get("seats") or {}
+    marks = seats.get("max_players", 0)  # the seats-present inputs, then the modes marked
+    if seats.get("mode_marks"):
+        marks += sum(len(v) for v in seats["modes"].values())
     wanted = (meta["observation_shape"], meta["num_actions"], features.get("size", 0) + marks)
     if declared != wanted:
         raise CheckpointError(

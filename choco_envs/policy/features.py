@@ -111,10 +111,17 @@ class PolicyInputs:
 
     With ``max_players`` (a policy for every player count), the observation and the
     features are laid onto the input of that many seats and the seats at the table are
-    marked (:mod:`choco_envs.policy.seats`): ``obs_shape`` and ``extra`` are then those of
+    marked (and with ``mode_marks``, the table's value of each of those rule options) (:mod:`choco_envs.policy.seats`): ``obs_shape`` and ``extra`` are then those of
     the largest table, and ``encoder_shape`` is what this game's encoder gives."""
 
-    def __init__(self, game: Any, encoder: str, feature: str = "", max_players: int = 0) -> None:
+    def __init__(
+        self,
+        game: Any,
+        encoder: str,
+        feature: str = "",
+        max_players: int = 0,
+        mode_marks: dict[str, list[Any]] | None = None,
+    ) -> None:
         self.encoder_name = encoder
         self.encoder = game.encoder(encoder)
         self.encoder_shape = tuple(self.encoder.shape)
@@ -128,7 +135,7 @@ class PolicyInputs:
         if max_players:
             from choco_envs.policy.seats import SeatPadding
 
-            self.padding = SeatPadding(game, encoder, self, max_players)
+            self.padding = SeatPadding(game, encoder, self, max_players, mode_marks)
             self.obs_shape = self.padding.obs_shape
             self.obs_size = self.padding.obs_size
             self.feature_size = self.padding.extra_size
@@ -141,8 +148,9 @@ class PolicyInputs:
         ``game``: its encoder, its feature function and, for a policy of many table
         sizes, the seat-padded layout."""
         feature = (meta.get("features") or {}).get("name", "")
-        max_players = (meta.get("seats") or {}).get("max_players", 0)
-        return cls(game, meta["encoder"], feature, max_players)
+        seats = meta.get("seats") or {}
+        marks = seats["modes"] if seats.get("mode_marks") else None
+        return cls(game, meta["encoder"], feature, seats.get("max_players", 0), marks)
 
     def metadata(self) -> dict[str, Any] | None:
         """What a checkpoint stores of the feature function (None: none); with seat

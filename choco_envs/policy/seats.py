@@ -13,8 +13,12 @@ largest table the game allows (``max_players``):
 - a field the large table has and this one lacks (a seat block named ``p4_stations``) is
   all zeros;
 - then the feature function's outputs, laid out the same way (``Features.layout``);
-- last, ``max_players`` entries marking the seats at the table (1, 1, 0, 0 for two
-  players of four): absent seats are marked, not guessed.
+- then ``max_players`` entries marking the seats at the table (1, 1, 0, 0 for two
+  players of four): absent seats are marked, not guessed;
+- last, with ``modes`` (rule options the policy plays in several values, e.g.
+  ``{"length": ["short", "long"]}``), a one-hot of each option's value at this table:
+  the table's rules are public, and an observation may state them only relatively
+  (the Factory's shift clock counts rolls left as a share of the shift).
 
 The mapping is a fixed index array built from the two layouts, so padding is one
 scatter: it reads the observation only (hidden information stays hidden exactly as in
@@ -96,8 +100,16 @@ class SeatPadding:
     ``max_players`` seats (see the module docstring). ``size`` is the padded length;
     ``pad(obs, extra)`` maps a batch."""
 
-    def __init__(self, game: Any, encoder: str, features: Any, max_players: int) -> None:
-        """``features``: the game's PolicyInputs (its feature function, if any)."""
+    def __init__(
+        self,
+        game: Any,
+        encoder: str,
+        features: Any,
+        max_players: int,
+        modes: dict[str, list[Any]] | None = None,
+    ) -> None:
+        """``features``: the game's PolicyInputs (its feature function, if any);
+        ``modes``: the rule options to mark, with their values (None: none)."""
         from choco_envs.registry import make_game
 
         env_id = game.spec.env_id
@@ -138,7 +150,15 @@ class SeatPadding:
                 self.extra_index = _layout_index(
                     features.features.layout, large_features.layout, where
                 )
-        self.extra = self.extra_size + max_players  # the features, then the seats marked
+        self.mode_marks = np.zeros(0, dtype=np.float32)
+        for key, values in sorted((modes or {}).items()):
+            value = game.config.get(key)
+            if not any(value == v and type(value) is type(v) for v in values):
+                raise ConfigError(f"{where}: option {key}={value!r} is not one of {values}")
+            one_hot = np.array([value == v and type(value) is type(v) for v in values])
+            self.mode_marks = np.concatenate([self.mode_marks, one_hot.astype(np.float32)])
+        # the features, then the seats marked, then the modes marked
+        self.extra = self.extra_size + max_players + len(self.mode_marks)
         self.size = self.obs_size + self.extra
 
     def pad(self, obs: np.ndarray, extra: np.ndarray | None) -> np.ndarray:
@@ -149,9 +169,10 @@ class SeatPadding:
         out[:, self.obs_index] = obs.reshape(b, -1)
         if extra is not None and self.extra_size:
             out[:, self.obs_size + self.extra_index] = extra
-        out[
-            :, self.obs_size + self.extra_size : self.obs_size + self.extra_size + self.num_players
-        ] = 1.0
+        seats = self.obs_size + self.extra_size
+        out[:, seats : seats + self.num_players] = 1.0
+        if len(self.mode_marks):
+            out[:, seats + self.max_players :] = self.mode_marks
         return out
 
 

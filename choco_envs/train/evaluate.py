@@ -52,10 +52,12 @@ def evaluate(
     feature: str = "",
     progress: Callable[[int], None] | None = None,
     max_players: int = 0,
+    mode_marks: dict[str, list[Any]] | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` games of ``model`` against ``opponent`` in every other seat (see
     the module docstring); ``progress`` is called with the number of games finished;
-    ``max_players``: the model reads the seat-padded input of that many seats."""
+    ``max_players``: the model reads the seat-padded input of that many seats (and
+    ``mode_marks``: the table's value of those options)."""
     from choco_envs.registry import make_game
 
     n = make_game(env_id, **options).num_players
@@ -76,7 +78,7 @@ def evaluate(
         deal_seeds = [seed + g // n for g in block]
         vec = GameVec(
             env_id, options, encoder, len(block), seed + first, roles, [opponent], deal_seeds,
-            0.0, feature, max_players,
+            0.0, feature, max_players, mode_marks,
         )  # fmt: skip
         dec = vec.reset()
         while not all(g in results for g in block):
@@ -141,6 +143,7 @@ def evaluate_tables(
                 result = evaluate(
                     model, meta["env_id"], table, meta["encoder"], opponent, games, seed,
                     feature=feature, max_players=seats["max_players"],
+                    mode_marks=seats["modes"] if seats.get("mode_marks") else None,
                 )  # fmt: skip
                 row = {"table": table, "par": 1.0 / n, **result}
                 rows.append(row)

@@ -102,7 +102,8 @@ class GameVec:
     """``num_envs`` games of ``env_id`` in this process. ``options`` is one table's game
     options, or a list of them (player counts, modes): env ``i`` plays table
     ``i % len(options)``, and with ``max_players`` every seat's input is seat-padded to
-    that many seats (``choco_envs.policy.seats``) so one network reads them all."""
+    that many seats (``choco_envs.policy.seats``) so one network reads them all (and with
+    ``mode_marks``, the table's value of each of those rule options is marked)."""
 
     def __init__(
         self,
@@ -117,6 +118,7 @@ class GameVec:
         margin_coef: float = 0.0,
         feature: str = "",
         max_players: int = 0,
+        mode_marks: dict[str, list[Any]] | None = None,
     ) -> None:
         from choco_envs.policy.features import PolicyInputs
         from choco_envs.registry import make_game
@@ -125,7 +127,7 @@ class GameVec:
         tables = [options] if isinstance(options, dict) else list(options)
         self.table_games = [make_game(env_id, **t) for t in tables]
         self.table_inputs = [
-            PolicyInputs(g, encoder, feature, max_players) for g in self.table_games
+            PolicyInputs(g, encoder, feature, max_players, mode_marks) for g in self.table_games
         ]
         if len({i.size for i in self.table_inputs}) > 1:
             raise ConfigError(

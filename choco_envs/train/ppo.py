@@ -165,6 +165,9 @@ class Args:
     modes: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     """rule options drawn with the counts, every combination a table of its own (e.g.
     {length: [short, long]}); the file then plays each of them"""
+    mark_modes: bool = True
+    """with modes: the network's input also marks each mode's value at the table (the
+    rules are public; an observation may state them only relatively)"""
     init_from: str = ""
     """a policy file whose weights start the network ('' for none); a file of one table
     size starts a seat-padded network too (its first layer placed at the padded inputs)"""
@@ -282,6 +285,13 @@ class Args:
         """The seat-padded input's table size (0: one table size, no padding)."""
         return max(self.player_counts) if self.player_counts or self.modes else 0
 
+    @property
+    def mode_marks(self) -> dict[str, list[Any]] | None:
+        """The modes the input marks (None: none)."""
+        if not (self.mark_modes and self.modes):
+            return None
+        return {k: list(v) for k, v in self.modes.items()}
+
     def tables(self) -> list[dict[str, Any]]:
         """The game options of every table the run plays: each player count with each
         combination of modes (just ``options`` without either)."""
@@ -347,7 +357,7 @@ def prepare(args: Args) -> Setup:
             f"encoder={args.encoder!r} is not allowed for {args.env_id}; allowed: "
             + ", ".join(game.encoders)
         )
-    inputs = PolicyInputs(game, args.encoder, args.feature, args.max_players)
+    inputs = PolicyInputs(game, args.encoder, args.feature, args.max_players, args.mode_marks)
     planes = inputs.encoder.action_planes
     if args.board_actions and planes is None:
         raise ConfigError(
@@ -505,6 +515,7 @@ def make_vec(args: Args, roles: Any) -> Any:
         env_id=args.env_id,
         options=args.tables(),
         max_players=args.max_players,
+        mode_marks=args.mode_marks,
         encoder=args.encoder,
         roles=roles,
         bot_specs=roles.bot_specs,
@@ -549,6 +560,7 @@ def run_eval(
             feature=args.feature,
             progress=ticker(bar),
             max_players=args.max_players,
+            mode_marks=args.mode_marks,
         )
         if bar is not None:
             bar.close()
@@ -583,6 +595,7 @@ def checkpoint_meta(
                     "max_players": args.max_players,
                     "player_counts": sorted({t["num_players"] for t in args.tables()}),
                     "modes": {k: list(v) for k, v in args.modes.items()},
+                    **({"mode_marks": True} if args.mode_marks else {}),
                 }
             }
             if args.max_players
@@ -617,7 +630,7 @@ def start_from(model: Any, setup: Setup, args: Args) -> None:
     from choco_envs.registry import make_game
 
     table = make_game(args.env_id, **meta["options"])
-    padded = PolicyInputs(table, args.encoder, args.feature, args.max_players)
+    padded = PolicyInputs(table, args.encoder, args.feature, args.max_players, args.mode_marks)
     assert padded.padding is not None
     widen_first_layer(model, old, padded.padding)
 

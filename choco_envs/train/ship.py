@@ -225,11 +225,13 @@ def compare_head_to_head(
 
         bar = tqdm(total=games, desc="head-to-head", unit="game", leave=False)
     feature = (meta.get("features") or {}).get("name", "")
-    max_players = (meta.get("seats") or {}).get("max_players", 0)
+    seats = meta.get("seats") or {}
+    max_players = seats.get("max_players", 0)
+    marks = seats["modes"] if seats.get("mode_marks") else None
     table = old_meta["options"] if max_players else meta["options"]  # the old file's table
     result = evaluate(
         model, meta["env_id"], table, meta["encoder"], f"policy:{old_path}", games,
-        seed, feature=feature, max_players=max_players,
+        seed, feature=feature, max_players=max_players, mode_marks=marks,
         progress=None if bar is None else lambda done: bar.update(done - bar.n),
     )  # fmt: skip
     if bar is not None:

@@ -238,6 +238,7 @@ def test_modes_are_tables_of_their_own(tmp_path: Path) -> None:
     ]  # fmt: skip
     path = train(args)
     assert read_metadata(path)["seats"]["modes"] == {"length": ["short", "long"]}
+    assert read_metadata(path)["seats"]["mode_marks"] is True
     assert _play("chocolate_factory_v2", path, num_players=3, length="long") > 0
     with pytest.raises(ConfigError, match="num_envs=3 is not allowed"):
         from choco_envs.train.ppo import prepare
@@ -355,3 +356,43 @@ def _shipped_covers(n: int) -> bool:
     except CheckpointError:
         return False
     return True
+
+
+def test_the_input_marks_the_tables_rules_where_asked() -> None:
+    """The Factory's observation states the shift only relatively (rolls left / the
+    shift's rolls, supply / the game's packages): a short and a long shift start nearly
+    alike; with ``mode_marks`` the input says which shift it is (the rules are public)."""
+    marks = {"length": ["short", "long"], "packages": [True, False]}
+    x = {}
+    for length in ("short", "long"):
+        game = make_game("chocolate_factory_v2", num_players=3, length=length, packages=False)
+        s = game.new_state(random.Random(2))
+        plain = PolicyInputs(game, "flat", "", 6)
+        marked = PolicyInputs(game, "flat", "", 6, marks)
+        assert marked.size == plain.size + 4
+        x[length] = (plain.encode(s, 0), marked.encode(s, 0))
+        expected = [length == "short", length == "long", False, True]
+        assert x[length][1][-4:].tolist() == [float(v) for v in expected]
+    differ = np.flatnonzero(x["short"][0] != x["long"][0])
+    assert len(differ) <= 2 and np.abs(x["short"][0] - x["long"][0]).max() < 0.25
+    with pytest.raises(ConfigError, match="length='long' is not one of"):
+        game = make_game("chocolate_factory_v2", length="long")
+        PolicyInputs(game, "flat", "", 6, {"length": ["short"]})
+
+
+def test_a_mode_marked_file_plays_each_mode(tmp_path: Path) -> None:
+    from choco_envs.policy.checkpoint import read_metadata
+    from choco_envs.train.ppo import Args, train
+
+    args = Args(
+        env_id="chocolate_factory_v2", options={"num_players": 2}, player_counts=(2,),
+        modes={"length": ("short", "long")}, total_timesteps=100, num_envs=2, num_steps=2,
+        hidden=(16,), eval_every=0, final_eval_games=0, track=False, progress=False,
+        runs_dir=str(tmp_path), league_self_play=1.0, league_past=0.0, league_bots={},
+    )  # fmt: skip
+    path = train(args)
+    seats = read_metadata(path)["seats"]
+    assert seats["mode_marks"] is True
+    assert read_metadata(path)["network"]["extra_inputs"] == 2 + 2
+    for length in ("short", "long"):
+        assert _play("chocolate_factory_v2", path, num_players=2, length=length) > 0
