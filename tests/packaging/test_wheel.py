@@ -235,7 +235,9 @@ def test_an_installed_wheel_plays_against_the_trained_bots(venv: Path, tmp_path:
             html = "".join((STATIC / p).read_text() for p in ("index.html", "play.html"))
             assert set(re.findall(r'(?:src|href)="/static/([^"]+)"', html)) <= set(assets)
             for n, seat in enumerate(seats):
-                game_id, tokens = new_game(client, seat["env_id"], ["human", seat["kind"]],
+                players = int(seat["options"].get("num_players", 2))
+                game_id, tokens = new_game(client, seat["env_id"],
+                                           ["human"] + [seat["kind"]] * (players - 1),
                                            seat["options"], seed=n)  # fmt: skip
                 page = client.get(f"/play/{game_id}", params={"token": tokens[0]})
                 assert page.status_code == 200
