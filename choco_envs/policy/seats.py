@@ -181,6 +181,29 @@ def widen_first_layer(model: Any, old: Any, padding: SeatPadding) -> None:
     whose inputs ``padding`` places: every layer copied, the first layer's column of
     each old input moved to that input's padded position, the other columns zero; the
     new network then computes exactly what ``old`` did at that table."""
+    columns = np.concatenate([padding.obs_index, padding.obs_size + padding.extra_index])
+    if len(columns) != old.config.input_size:
+        raise ConfigError(
+            f"the file reads {old.config.input_size} inputs; this table gives {len(columns)}"
+        )
+    place_first_layer(model, old, columns)
+
+
+def add_mode_marks(model: Any, old: Any, marks: int) -> None:
+    """Start ``model`` from ``old``, a seat-padded network without mode marks: the same
+    inputs, then ``marks`` mode-mark inputs whose first-layer columns start at zero (the
+    new network computes exactly what ``old`` did, and learns to use the marks)."""
+    if model.config.input_size != old.config.input_size + marks:
+        raise ConfigError(
+            f"adding {marks} mode marks to a file of {old.config.input_size} inputs gives "
+            f"{old.config.input_size + marks}, not this network's {model.config.input_size}"
+        )
+    place_first_layer(model, old, np.arange(old.config.input_size))
+
+
+def place_first_layer(model: Any, old: Any, columns: np.ndarray) -> None:
+    """Copy ``old``'s weights into ``model``, the first layer's input column i moved to
+    ``columns[i]`` and the other columns zero (every other layer the same shape)."""
     import torch
 
     new_cfg, old_cfg = model.config, old.config
@@ -193,13 +216,8 @@ def widen_first_layer(model: Any, old: Any, padding: SeatPadding) -> None:
     )
     if not same:
         raise ConfigError(
-            "a network of one table size widens only into an MLP of the same hidden "
-            f"layers, actions and value outputs (got {old_cfg} into {new_cfg})"
-        )
-    columns = np.concatenate([padding.obs_index, padding.obs_size + padding.extra_index])
-    if len(columns) != old_cfg.input_size:
-        raise ConfigError(
-            f"the file reads {old_cfg.input_size} inputs; this table gives {len(columns)}"
+            "a network widens only into an MLP of the same hidden layers, actions and "
+            f"value outputs (got {old_cfg} into {new_cfg})"
         )
     state = old.state_dict()
     target = model.state_dict()

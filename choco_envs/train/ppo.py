@@ -607,9 +607,11 @@ def checkpoint_meta(
 def start_from(model: Any, setup: Setup, args: Args) -> None:
     """Load ``args.init_from``'s weights into ``model``: the same network as they are, or
     a file of one table size into a seat-padded MLP (its first layer's columns placed at
-    the padded positions of its inputs, the rest zero: it plays as before)."""
+    the padded positions of its inputs, the rest zero: it plays as before), or a
+    seat-padded file without mode marks into the same network with them (the marks'
+    columns zero)."""
     from choco_envs.policy.checkpoint import load_policy
-    from choco_envs.policy.seats import widen_first_layer
+    from choco_envs.policy.seats import add_mode_marks, widen_first_layer
 
     old, meta = load_policy(args.init_from, args.env_id)
     stored = (meta.get("features") or {}).get("name", "")
@@ -621,7 +623,13 @@ def start_from(model: Any, setup: Setup, args: Args) -> None:
     if old.config == model.config:
         model.load_state_dict(old.state_dict())
         return
-    if meta.get("seats") is not None or not args.max_players:
+    seats = meta.get("seats")
+    if seats is not None and args.mode_marks and not seats.get("mode_marks"):
+        if seats.get("max_players") == args.max_players:
+            marks = sum(len(v) for v in args.mode_marks.values())
+            add_mode_marks(model, old, marks)
+            return
+    if seats is not None or not args.max_players:
         raise ConfigError(
             f"init_from: {args.init_from!r} holds another network ({old.config}) than this "
             f"run's ({model.config})"

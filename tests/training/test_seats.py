@@ -396,3 +396,41 @@ def test_a_mode_marked_file_plays_each_mode(tmp_path: Path) -> None:
     assert read_metadata(path)["network"]["extra_inputs"] == 2 + 2
     for length in ("short", "long"):
         assert _play("chocolate_factory_v2", path, num_players=2, length=length) > 0
+
+
+def test_an_unmarked_file_starts_a_marked_network_that_plays_as_it_did(tmp_path: Path) -> None:
+    """init_from a seat-padded file without mode marks: the marks' first-layer columns
+    start at zero, so the marked network gives the file's logits and values."""
+    import torch
+
+    from choco_envs.policy.checkpoint import load_policy
+    from choco_envs.policy.net import ActorCritic
+    from choco_envs.policy.seats import add_mode_marks
+    from choco_envs.train.ppo import Args, prepare, start_from, train
+
+    modes = {"length": ("short", "long")}
+    base = dict(
+        env_id="chocolate_factory_v2", options={"num_players": 2}, player_counts=(2, 3),
+        modes=modes, total_timesteps=100, num_envs=4, num_steps=2, hidden=(16,),
+        eval_every=0, final_eval_games=0, track=False, progress=False,
+        runs_dir=str(tmp_path), league_self_play=1.0, league_past=0.0, league_bots={},
+    )  # fmt: skip
+    plain = train(Args(**base, mark_modes=False, run_name="plain"))
+    args = Args(**base, init_from=str(plain), run_name="marked")
+    ready = prepare(args)
+    model = ActorCritic(ready.net)
+    start_from(model, ready, args)
+    old, _ = load_policy(plain, "chocolate_factory_v2")
+    game = make_game("chocolate_factory_v2", num_players=3, length="long")
+    s = _state(game, 4, 5)
+    x_old = PolicyInputs(game, "flat", "", 3).encode(s, 0)
+    x_new = PolicyInputs(game, "flat", "", 3, {"length": ["short", "long"]}).encode(s, 0)
+    assert x_new.size == x_old.size + 2 and x_new[-2:].tolist() == [0.0, 1.0]
+    mask = torch.ones((1, game.num_actions), dtype=torch.bool)
+    with torch.no_grad():
+        a = old(torch.from_numpy(x_old[None]), mask)
+        b = model(torch.from_numpy(x_new[None]), mask)
+    torch.testing.assert_close(a[0], b[0])
+    torch.testing.assert_close(a[1], b[1])
+    with pytest.raises(ConfigError, match="mode marks"):
+        add_mode_marks(model, old, 3)
