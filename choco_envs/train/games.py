@@ -70,22 +70,31 @@ def make_bot(spec: str, env_id: str, seed: int | None) -> Bot:
 class LeagueRoles:
     """Draws seat roles: one seat is always the learner; every other seat is the learner
     itself with probability ``self_play``, a past snapshot with ``past``, else a bot drawn
-    from ``bots`` by weight."""
+    from ``bots`` by weight. With probability ``whole_table`` (bots needed) a table's
+    other seats are all one bot drawn by weight instead: the arena's N-1 copies of a
+    bot, which independent draws almost never give at 4 or more seats."""
 
-    def __init__(self, self_play: float, past: float, bots: dict[str, float]) -> None:
-        for name, p in (("self_play", self_play), ("past", past)):
+    def __init__(
+        self, self_play: float, past: float, bots: dict[str, float], whole_table: float = 0.0
+    ) -> None:
+        for name, p in (("self_play", self_play), ("past", past), ("whole_table", whole_table)):
             if not 0.0 <= p <= 1.0:
                 raise ConfigError(f"league probability {name}={p!r} is not in [0, 1]")
         if self_play + past > 1.0 + 1e-9:
             raise ConfigError(f"league self_play + past = {self_play + past} exceeds 1")
         if self_play + past < 1.0 - 1e-9 and not any(w > 0 for w in bots.values()):
             raise ConfigError("league: self_play + past < 1 needs at least one bot with weight")
-        self.self_play, self.past = self_play, past
+        if whole_table > 0 and not any(w > 0 for w in bots.values()):
+            raise ConfigError("league: whole_table > 0 needs at least one bot with weight")
+        self.self_play, self.past, self.whole_table = self_play, past, whole_table
         self.bot_specs = [b for b, w in bots.items() if w > 0]
         self.bot_weights = [bots[b] for b in self.bot_specs]
 
     def __call__(self, num_players: int, rng: random.Random) -> list[int]:
         learner_seat = rng.randrange(num_players)
+        if self.whole_table and rng.random() < self.whole_table:
+            bot = rng.choices(range(len(self.bot_specs)), self.bot_weights)[0]
+            return [LEARNER if seat == learner_seat else bot for seat in range(num_players)]
         roles = []
         for seat in range(num_players):
             u = rng.random()

@@ -124,6 +124,9 @@ class Args:
     """probability that a non-learner seat is a past snapshot of the learner"""
     league_bots: dict[str, float] = field(default_factory=lambda: {"random": 0.5, "greedy": 0.5})
     """bot specs for the remaining seats, with their relative weights"""
+    league_whole_table: float = 0.0
+    """probability that a game's other seats are all one bot drawn by league_bots weight
+    (the arena's N-1 copies of a bot; at 4+ seats independent draws almost never are)"""
     pool_size: int = 10
     """past snapshots kept in the league pool"""
     pool_every: int = 10
@@ -229,6 +232,7 @@ class Args:
                 self.league_self_play + self.league_past <= 1 + 1e-9,
                 "at most 1 - league_self_play",
             ),  # fmt: skip
+            ("league_whole_table", 0 <= self.league_whole_table <= 1, "in [0, 1]"),
             ("pool_size", 1 <= self.pool_size <= 1000, "1..1000"),
             ("pool_every", self.pool_every >= 0, ">= 0"),
             ("eval_every", self.eval_every >= 0, ">= 0"),
@@ -382,7 +386,9 @@ def prepare(args: Args) -> Setup:
             bots.make(spec, env_id=args.env_id, seed=0)  # ConfigError for a bad spec
     if args.imitate:
         bots.make(args.imitate, env_id=args.env_id, seed=0)
-    roles = LeagueRoles(args.league_self_play, args.league_past, args.league_bots)
+    roles = LeagueRoles(
+        args.league_self_play, args.league_past, args.league_bots, args.league_whole_table
+    )
     resume_meta = None
     if args.resume:
         resume_meta = read_metadata(args.resume)

@@ -59,9 +59,10 @@ def test_one_config_per_env_edition_and_engine() -> None:
         "chocolatiers_v1/ppo_standard.yaml",
         "chocolatiers_v1/ppo_classic.yaml",
         "chocolate_factory_v2/ppo.yaml",
-        # the recipe of the many-table file shipped beside the 2-player one (ppo_tables);
-        # it becomes the env's only PPO config once its file replaces both
+        # the recipes of the many-table files (ppo_tables) beside the 2-player ones; each
+        # becomes its env's only PPO config once its file replaces the 2-player file
         "chocolate_factory_v2/ppo_tables.yaml",
+        "chocolates_v0/ppo_tables.yaml",
     }
     editions = {build(Args, load_yaml(p)).options.get("edition") for p in CONFIGS}
     assert {"standard", "classic"} <= editions

@@ -79,6 +79,32 @@ def test_league_always_has_a_learner_seat_and_follows_the_weights() -> None:
     assert 0.4 < others.count(PAST) / len(others) < 0.6 and set(others) == {PAST, 0}
 
 
+def test_a_whole_table_league_seats_one_bot_in_every_other_seat() -> None:
+    """league_whole_table: the arena's condition (N-1 copies of one bot), which
+    independent draws give at 4 seats with chance 0.5^3 at best."""
+    roles = LeagueRoles(0.0, 0.3, {"random": 1.0, "greedy": 1.0}, whole_table=0.5)
+    rng = random.Random(1)
+    draws = [roles(4, rng) for _ in range(2000)]
+    assert all(d.count(LEARNER) == 1 for d in draws)
+
+    def one_bot(d: list[int]) -> bool:
+        others = [r for r in d if r != LEARNER]
+        return len(set(others)) == 1 and others[0] not in (LEARNER, PAST)
+
+    same_bot = [d for d in draws if one_bot(d)]
+    # 0.5 whole tables, plus independent draws that happen to agree (0.7^3 / 4 each bot)
+    assert 0.5 < len(same_bot) / len(draws) < 0.65
+    assert {next(r for r in d if r != LEARNER) for d in same_bot} == {0, 1}
+    independent = LeagueRoles(0.0, 0.3, {"random": 1.0, "greedy": 1.0})
+    rng = random.Random(1)
+    plain = [independent(4, rng) for _ in range(2000)]
+    assert sum(map(one_bot, plain)) / len(plain) < 0.15
+    with pytest.raises(ConfigError, match="whole_table=1.5 is not in"):
+        LeagueRoles(0.2, 0.1, {"random": 1.0}, whole_table=1.5)
+    with pytest.raises(ConfigError, match="whole_table > 0 needs"):
+        LeagueRoles(1.0, 0.0, {}, whole_table=0.5)
+
+
 def test_league_refuses_bad_probabilities() -> None:
     with pytest.raises(ConfigError, match="exceeds 1"):
         LeagueRoles(0.8, 0.5, {})
