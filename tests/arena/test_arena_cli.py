@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from choco_envs.arena import cli
+from choco_envs.cli import eval as cli
 
 ENV = "chocolates_v0"
 

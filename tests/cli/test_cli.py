@@ -13,7 +13,7 @@ import pytest
 
 import choco_envs
 from choco_envs.cli import COMMANDS, main
-from choco_envs.play import play
+from choco_envs.cli.play import play
 from choco_envs.registry import list_envs
 
 
@@ -149,7 +149,7 @@ def test_bad_command_lines_exit_2_with_one_line(
 
 def test_options_take_the_spelling_that_choco_list_shows() -> None:
     """`choco list` shows packages=True (True|False): that spelling is accepted."""
-    from choco_envs.cli_options import parse_options
+    from choco_envs.cli.options import parse_options
 
     assert parse_options(["packages=False", "a=true", "b=None", "n=3", "x=0.5", "e=classic"]) == {
         "packages": False,
@@ -208,7 +208,7 @@ def test_eval_with_a_human_plays_in_this_process(
     ],
 )
 def test_play_says_the_place(keys: list[tuple[int]], seat: int, said: str) -> None:
-    from choco_envs.play import verdict
+    from choco_envs.cli.play import verdict
 
     class Ranked:
         num_players = len(keys)
@@ -257,7 +257,7 @@ def test_ship_help_names_the_file_choco_train_writes() -> None:
     """The example is runs/<run_name>/final.safetensors of the config it names."""
     import yaml
 
-    from choco_envs.train import ship
+    from choco_envs.cli import ship
     from choco_envs.train.ppo import Args
 
     root = Path(__file__).resolve().parents[2]

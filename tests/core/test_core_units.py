@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from choco_envs.cli_options import parse_options
+from choco_envs.cli.options import parse_options
 from choco_envs.core.encoding import Encoder, Layout
 from choco_envs.core.errors import ConfigError
 from choco_envs.core.outcomes import rank_returns

@@ -75,8 +75,8 @@ def test_policy_bot_imports_no_torch_until_built() -> None:
 
     code = (
         "import sys, choco_envs, choco_envs.policy, choco_envs.policy.bot, "
-        "choco_envs.policy.features, choco_envs.train, choco_envs.train.cli, "
-        "choco_envs.train.ship, choco_envs.wrappers; print('torch' in sys.modules)"
+        "choco_envs.policy.features, choco_envs.train, choco_envs.cli.train, "
+        "choco_envs.train.ship, choco_envs.cli.ship, choco_envs.wrappers; print('torch' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -24,7 +24,7 @@ def free_port() -> int:
 
 
 def test_serve_is_a_command_with_the_issue_flags() -> None:
-    assert COMMANDS["serve"][0] == "choco_envs.web.serve"
+    assert COMMANDS["serve"][0] == "choco_envs.cli.serve"
     args = build_parser("serve").parse_args(["serve"])
     assert (args.host, args.port, args.records, args.policy) == ("127.0.0.1", 8000, None, [])
     args = build_parser("serve").parse_args(

@@ -24,7 +24,7 @@ import os
 import shlex
 import sys
 
-from choco_envs.cli_options import merge_players, parse_options
+from choco_envs.cli.options import merge_players, parse_options
 from choco_envs.core.errors import ChocoError, ConfigError
 
 

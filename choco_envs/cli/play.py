@@ -16,7 +16,7 @@ import argparse
 import sys
 from typing import Any, TextIO
 
-from choco_envs.cli_options import merge_players, parse_options
+from choco_envs.cli.options import merge_players, parse_options
 from choco_envs.core.errors import ChocoError
 from choco_envs.core.outcomes import places, shared_with
 

@@ -9,22 +9,22 @@ import sys
 
 #: subcommand -> (module with configure(parser) and run(args) -> int, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "list": ("choco_envs.listing", "list the envs, their options and player counts"),
-    "play": ("choco_envs.play", "play a game in the terminal against bots"),
+    "list": ("choco_envs.cli.listing", "list the envs, their options and player counts"),
+    "play": ("choco_envs.cli.play", "play a game in the terminal against bots"),
     "eval": (
-        "choco_envs.arena.cli",
+        "choco_envs.cli.eval",
         "run an arena: bots play each other, seats rotated, duplicate deals",
     ),
     "train": (
-        "choco_envs.train.cli",
+        "choco_envs.cli.train",
         "train a policy with PPO self-play from a config file",
     ),
     "ship": (
-        "choco_envs.train.ship",
+        "choco_envs.cli.ship",
         "put a trained file into checkpoints/, only if it is measurably better",
     ),
-    "bench": ("choco_envs.bench", "measure speed and memory of every env against the budgets"),
-    "serve": ("choco_envs.web.serve", "play in the browser: lobby, boards, bots, friends, replays"),
+    "bench": ("choco_envs.cli.bench", "measure speed and memory of every env against the budgets"),
+    "serve": ("choco_envs.cli.serve", "play in the browser: lobby, boards, bots, friends, replays"),
 }
 
 

@@ -1,0 +1,115 @@
+"""Put a trained file into the shipped checkpoints, only when it is measurably better.
+
+    choco ship runs/chocolates_v0__ppo/final.safetensors
+    choco ship runs/chocolates_v0__ppo/final.safetensors --force    # replace the shipped one
+    choco ship runs/chocolates_v0__ppo/final.safetensors --force --head-to-head 400
+    choco ship --table                                              # regenerate the table
+
+A run's file is ``runs/<run_name>/final.safetensors``: ``choco train --config
+configs/chocolates_v0/ppo.yaml`` writes ``runs/chocolates_v0__ppo/final.safetensors``
+(the config's ``run_name``). ``--table`` only regenerates the table, and takes no
+RUN_FILE, ``--force``, ``--name`` or ``--head-to-head``.
+
+Training never writes into checkpoints/; this is the one step that does. It refuses:
+
+- a file that does not load for the installed env (version, sizes, feature function);
+- a file whose stored evaluation (its metadata's ``arena``, written by ``choco train``'s
+  final evaluation) has fewer than 400 games against random or against greedy;
+- replacing the file that serves the same env options (or any file at the destination)
+  without ``--force``;
+- with ``--force``, a file that is not measurably better than the one it replaces. The
+  rule: against greedy, the new file's 95% interval lies wholly above the old one's (the
+  stored evaluations, >= 400 games each), or, with ``--head-to-head N`` (N >= 400), the
+  new file's win rate against the old one over N games on duplicate deals, seats
+  rotated, has a 95% interval wholly above an even share (1/players); and in both cases
+  its interval against random is not wholly below the old one's. An old file that no
+  longer loads (its env changed) is replaced without a comparison.
+
+It copies the file to ``<checkpoints>/<env_id>/<name>.safetensors`` (``--to`` or the
+folder ``bots.make("ppo")`` reads, see ``choco_envs.policy.checkpoint_dir``), writes the
+file's model card into ``<checkpoints>/README.md`` (what it reads, how it was trained,
+the figures, the exact training and ship commands, the comparison) and regenerates that
+README's table of stored evaluations (``choco ship --table`` does only that).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from pathlib import Path
+
+from choco_envs.core.errors import ChocoError, ConfigError
+from choco_envs.train.ship import MIN_GAMES, destination, ship, write_readme
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("run_file", nargs="?", help="the .safetensors file of a run to ship")
+    parser.add_argument("--name", help="file name in <checkpoints>/<env_id>/ (default: ppo, or "
+                        "the name of the shipped file it replaces)")  # fmt: skip
+    parser.add_argument("--to", metavar="DIR", help="the checkpoints folder (default: "
+                        "$CHOCO_CHECKPOINTS, else the source checkout's checkpoints/)")  # fmt: skip
+    parser.add_argument("--force", action="store_true", help="replace the shipped file "
+                        "(only if measurably better)")  # fmt: skip
+    parser.add_argument("--head-to-head", type=int, default=0, metavar="N",
+                        help=f"decide by N >= {MIN_GAMES} games against the file it replaces "
+                        "instead of the stored evaluations against greedy")  # fmt: skip
+    parser.add_argument("--seed", type=int, default=7, help="seed of the head-to-head deals")
+    parser.add_argument("--table", action="store_true", help="only regenerate the table of "
+                        "stored evaluations in <checkpoints>/README.md")  # fmt: skip
+    parser.add_argument("--progress", choices=("true", "false"), default="true",
+                        help="show the head-to-head's progress")  # fmt: skip
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        if args.table:
+            check_table_only(args)
+        root = destination(args.to)
+        if args.table:
+            print(write_readme(root, None, None))
+            return 0
+        if not args.run_file:
+            raise ConfigError("give a RUN_FILE to ship (or --table)")
+        shipped = ship(
+            Path(args.run_file),
+            root,
+            name=args.name,
+            force=args.force,
+            head_to_head=args.head_to_head,
+            seed=args.seed,
+            command=command_line(args),
+            progress=args.progress == "true",
+        )
+    except ChocoError as err:
+        print(f"choco ship: error: {err}", file=sys.stderr)
+        return 2
+    print(f"shipped {shipped}")
+    return 0
+
+
+def check_table_only(args: argparse.Namespace) -> None:
+    """``--table`` regenerates the table and ships nothing: refuse what would ship."""
+    given = [
+        f"RUN_FILE {args.run_file!r}" if args.run_file else "",
+        "--force" if args.force else "",
+        f"--name {args.name!r}" if args.name else "",
+        f"--head-to-head {args.head_to_head}" if args.head_to_head else "",
+    ]
+    given = [g for g in given if g]
+    if given:
+        raise ConfigError(
+            f"--table only regenerates the table and ships nothing; drop {', '.join(given)} "
+            "(to ship a file: `choco ship RUN_FILE [--force]`, which regenerates the table "
+            "too)"
+        )
+
+
+def command_line(args: argparse.Namespace) -> str:
+    words = [args.run_file]
+    words += ["--name", args.name] if args.name else []
+    words += ["--to", args.to] if args.to else []
+    words += ["--force"] if args.force else []
+    words += ["--head-to-head", str(args.head_to_head)] if args.head_to_head else []
+    words += ["--seed", str(args.seed)] if args.head_to_head else []
+    return "choco ship " + shlex.join(words)
