@@ -1,12 +1,12 @@
 """Replaying a game record: its options and seed, then its actions, checked against its
-own state. (The record format lives in ``choco_envs.core.records``; docs/records.md.)"""
+own state. (The record format lives in ``choco_envs.core.record_format``; docs/records.md.)"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from choco_envs.core.errors import ChocoError, RecordError, shown
-from choco_envs.core.records import (
+from choco_envs.core.record_format import (
     check_record_fields,
     check_record_options,
     load_json,

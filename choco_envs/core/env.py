@@ -19,7 +19,7 @@ from pettingzoo import AECEnv
 from choco_envs.core.errors import ChocoError, ConfigError, IllegalActionError, shown
 from choco_envs.core.game import Game
 from choco_envs.core.outcomes import margins
-from choco_envs.core.records import (
+from choco_envs.core.record_format import (
     RECORD_FORMAT,
     check_history,
     check_record_header,

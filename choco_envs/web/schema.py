@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from choco_envs.core.records import RECORD_FORMAT
+from choco_envs.core.record_format import RECORD_FORMAT
 from choco_envs.registry import list_envs
 from choco_envs.web.catalog import (
     MCTS_SPEC,

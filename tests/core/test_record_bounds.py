@@ -22,7 +22,7 @@ import pytest
 import choco_envs
 from choco_envs.core.errors import RecordError
 from choco_envs.core.files import MAX_COMPONENTS_BYTES
-from choco_envs.core.records import MAX_RECORD_BYTES, RECORD_FIELDS
+from choco_envs.core.record_format import MAX_RECORD_BYTES, RECORD_FIELDS
 from choco_envs.games.chocolate_factory import components as factory_components
 from choco_envs.games.chocolates import components as chocolates_components
 from choco_envs.games.chocolatiers import components as chocolatiers_components
