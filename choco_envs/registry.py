@@ -11,11 +11,14 @@ used, so importing ``choco_envs`` loads no game's rules.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from choco_envs.core.errors import ConfigError
 from choco_envs.core.game import Game
 from choco_envs.core.manifest import GameManifest
+
+if TYPE_CHECKING:
+    from choco_envs.core.env import ChocoAECEnv
 
 #: env id -> the module holding the game's ``MANIFEST`` ("module" or "module:NAME").
 #: Adding a game is adding a line here.
@@ -69,14 +72,14 @@ def make_game(env_id: str, **options: Any) -> Game[Any]:
     return game_class(env_id)(**options)
 
 
-def make_raw(env_id: str, **options: Any) -> Any:
+def make_raw(env_id: str, **options: Any) -> ChocoAECEnv:
     """The AEC env without PettingZoo's wrappers (a ``ChocoAECEnv``)."""
     from choco_envs.core.env import ChocoAECEnv
 
     return ChocoAECEnv(game_class(env_id), **options)
 
 
-def make(env_id: str, **options: Any) -> Any:
+def make(env_id: str, **options: Any) -> ChocoAECEnv:
     """``choco_envs.make("chocolates_v0", num_players=3)``: the AEC env (the adapter
     enforces call order and handles illegal actions itself, so no wrapper is needed)."""
     return make_raw(env_id, **options)

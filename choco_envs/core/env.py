@@ -115,7 +115,9 @@ class ChocoAECEnv(AECEnv):
         )
         act_space: spaces.Discrete = spaces.Discrete(self.game.num_actions)
         # one shared space per kind, as every agent's are identical (Tianshou needs that)
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.observation_spaces: dict[str, spaces.Dict] = {
+            a: obs_space for a in self.possible_agents
+        }
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self.state_: Any = None
         self._rng: random.Random | None = None
@@ -136,7 +138,8 @@ class ChocoAECEnv(AECEnv):
         self.__dict__.update(state)
         self.encoder = self.game.encoder(self.observation_name)
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Dict:
+        """Every seat's: {"observation": Box, "action_mask": Box of 0/1 per action}."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space:

@@ -60,7 +60,8 @@ class ChocoMultiAgentEnv(MultiAgentEnv):
         self.aec = make_raw(self.env_id, illegal_action="raise", **options)
         self.num_actions = int(self.aec.game.num_actions)
         self.agents = self.possible_agents = list(self.aec.possible_agents)
-        inner = self.aec.observation_space(self.possible_agents[0])["observation"]
+        inner = self.aec.observation_space(str(self.possible_agents[0]))["observation"]
+        assert isinstance(inner, gym.spaces.Box)
         space = gym.spaces.Dict(
             {
                 OBS_KEY: gym.spaces.Box(
