@@ -39,6 +39,10 @@ class Option:
     #: for an open-ended option (no ``allowed``), the values a lobby offers, from the game
     #: built with its defaults (Le Chocolat's scoring cards: None, then each card's name)
     choices: Callable[[Any], list[Any]] | None = None
+    #: None draws the value at random at setup (a public draw: every seat sees the
+    #: result), so a policy trained with None has met every value, and serves a game
+    #: that fixes one (Le Chocolat's scoring card)
+    drawn: bool = False
 
     def names_file(self, value: Any) -> bool:
         """Whether ``value`` is a path this option would read (records refuse it)."""

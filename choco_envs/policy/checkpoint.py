@@ -213,9 +213,14 @@ def _table_options(
         raise CheckpointError(
             f"{where} plays {meta['env_id']} at {seats['player_counts']} players, not {n}"
         )
+    from choco_envs.registry import game_class
+
+    drawn = {o.name for o in game_class(meta["env_id"]).spec.options if o.drawn}
     for key, value in options.items():
         if key in ("num_players", "components") or meta["options"].get(key) == value:
             continue
+        if key in drawn and meta["options"].get(key) is None:
+            continue  # trained with the value drawn every game: it met this one
         allowed = seats["modes"].get(key)
         if allowed is None or value not in allowed:
             trained = allowed if allowed is not None else [meta["options"].get(key)]
@@ -420,6 +425,9 @@ def shipped_checkpoint(
         options.pop(key, None)
     wanted = game_class(env_id).spec.validate(options)
     plain = {k: v for k, v in wanted.items() if isinstance(v, (bool, int, float, str))}
+    spec = game_class(env_id).spec
+    # a file trained with a drawn option left None (drawn every game) met every value
+    drawn = {o.name for o in spec.options if o.drawn}
     folder = checkpoint_dir()
     if folder is None:
         raise CheckpointError(
@@ -449,7 +457,10 @@ def shipped_checkpoint(
             covering = covering or path
             continue
         seen.append(f"{path.name} {meta['options']}")
-        if all(meta["options"].get(k) == v for k, v in plain.items()):
+        if all(
+            meta["options"].get(k) == v or (k in drawn and meta["options"].get(k) is None)
+            for k, v in plain.items()
+        ):
             return path
     if covering is not None:
         return covering

@@ -434,3 +434,36 @@ def test_an_unmarked_file_starts_a_marked_network_that_plays_as_it_did(tmp_path:
     torch.testing.assert_close(a[1], b[1])
     with pytest.raises(ConfigError, match="mode marks"):
         add_mode_marks(model, old, 3)
+
+
+def test_a_file_trained_on_drawn_scoring_cards_serves_a_fixed_card(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Le Chocolat: "scoring_card: None draws one at random at setup" (the option's doc),
+    so a file trained with None met every card and serves a game that fixes one; a file
+    trained on one fixed card serves that card only."""
+    import json
+    import shutil
+
+    from safetensors.torch import load_file, save_file
+
+    from choco_envs.policy.checkpoint import METADATA_KEY, read_metadata, shipped_checkpoint
+
+    drawn = Path(__file__).resolve().parents[2] / "checkpoints/le_chocolat_v0/ppo.safetensors"
+    assert read_metadata(drawn)["options"].get("scoring_card") is None
+    folder = tmp_path / "shipped" / "le_chocolat_v0"
+    folder.mkdir(parents=True)
+    shutil.copy(drawn, folder / "ppo.safetensors")
+    monkeypatch.setenv("CHOCO_CHECKPOINTS", str(tmp_path / "shipped"))
+    for card in (0, 3, 9):
+        found = shipped_checkpoint("le_chocolat_v0", {"scoring_card": card})
+        assert found.name == "ppo.safetensors"
+    meta = read_metadata(drawn)
+    meta["options"] = {**meta["options"], "scoring_card": 2}
+    save_file(
+        load_file(str(drawn)), str(folder / "ppo.safetensors"),
+        metadata={METADATA_KEY: json.dumps(meta)},
+    )  # fmt: skip
+    assert shipped_checkpoint("le_chocolat_v0", {"scoring_card": 2}).name == "ppo.safetensors"
+    with pytest.raises(CheckpointError, match="no checkpoint is shipped for le_chocolat_v0"):
+        shipped_checkpoint("le_chocolat_v0", {"scoring_card": 3})

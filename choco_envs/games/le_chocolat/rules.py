@@ -226,6 +226,7 @@ class LeChocolatRules(Game[LeChocolatState]):
                 check=_check_scoring_card_option,
                 rule=False,
                 choices=lambda game: [None, *game.components.card_names],
+                drawn=True,
             ),
             Option(
                 "components",
