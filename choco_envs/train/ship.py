@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import math
+import shlex
 import shutil
 from pathlib import Path
 from typing import Any
@@ -267,6 +268,24 @@ def tables_line(meta: dict[str, Any]) -> str:
 
 
 # ---------------------------------------------------------------- the README
+def portable_command(command: str) -> str:
+    """The training command as anyone reruns it: without ``--runs-dir`` (where this
+    machine kept the run's folder changes nothing it learns)."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return command
+    out, skip = [], False
+    for word in words:
+        if skip:
+            skip = False
+        elif word == "--runs-dir":
+            skip = True
+        elif not word.startswith("--runs-dir="):
+            out.append(word)
+    return shlex.join(out)
+
+
 def engine_of(meta: dict[str, Any]) -> str:
     """``az`` for a file of the search-and-learn engine, else ``ppo`` (the network alone;
     RLlib exports included): the prefix of its shipped name."""
@@ -307,7 +326,7 @@ def model_card(
         ("reads", reads),
         ("network", ", ".join(layers) + f" ({path.stat().st_size / 1024:.0f} KB)"),
         ("trained", trained),
-        ("training command", f"`{training.get('command', '?')}`"),
+        ("training command", f"`{portable_command(training.get('command', '?'))}`"),
         ("vs random", _figure(meta["arena"]["random"])),
         ("vs greedy", _figure(meta["arena"]["greedy"])),
     ]

@@ -149,3 +149,14 @@ def test_choco_ship_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert main(["ship", "--table", "--to", str(root)]) == 0
     readme = (root / "README.md").read_text()
     assert "(none shipped yet)" in readme and "### " not in readme  # stale card dropped
+
+
+def test_the_card_drops_where_the_run_folder_was_kept() -> None:
+    """The card's training command is the one anyone reruns: --runs-dir (a folder of the
+    machine that trained) changes nothing the run learns."""
+    from choco_envs.train.ship import portable_command
+
+    command = "choco train --config configs/x.yaml --runs-dir /work/main/runs --progress false"
+    assert portable_command(command) == "choco train --config configs/x.yaml --progress false"
+    assert portable_command("choco train --runs-dir=/tmp/r --seed 3") == "choco train --seed 3"
+    assert portable_command("choco train --config 'a b.yaml'") == "choco train --config 'a b.yaml'"
