@@ -3,12 +3,13 @@
     choco ship runs/chocolates_v0__ppo/final.safetensors
     choco ship runs/chocolates_v0__ppo/final.safetensors --force    # replace the shipped one
     choco ship runs/chocolates_v0__ppo/final.safetensors --force --head-to-head 400
+    choco ship runs/chocolate_factory_v2__ppo_tables/final.safetensors --force --every-table 400
     choco ship --table                                              # regenerate the table
 
 A run's file is ``runs/<run_name>/final.safetensors``: ``choco train --config
 configs/chocolates_v0/ppo.yaml`` writes ``runs/chocolates_v0__ppo/final.safetensors``
 (the config's ``run_name``). ``--table`` only regenerates the table, and takes no
-RUN_FILE, ``--force``, ``--name`` or ``--head-to-head``.
+RUN_FILE, ``--force``, ``--name``, ``--head-to-head`` or ``--every-table``.
 
 Training never writes into checkpoints/; this is the one step that does. It refuses:
 
@@ -21,8 +22,13 @@ Training never writes into checkpoints/; this is the one step that does. It refu
   rule: against greedy, the new file's 95% interval lies wholly above the old one's (the
   stored evaluations, >= 400 games each), or, with ``--head-to-head N`` (N >= 400), the
   new file's win rate against the old one over N games on duplicate deals, seats
-  rotated, has a 95% interval wholly above an even share (1/players); and in both cases
-  its interval against random is not wholly below the old one's. An old file that no
+  rotated, has a 95% interval wholly above an even share (1/players), or, with
+  ``--every-table N`` (N >= 400; a file for many tables replacing one for the same
+  tables), both files play every table (player count x modes) against greedy in every
+  other seat, N games each on the same deals: the new file's pooled win rate has a 95%
+  interval wholly above the old one's and no table's interval lies wholly below the old
+  file's there; and in every case its interval against random is not wholly below the
+  old one's. An old file that no
   longer loads (its env changed) is replaced without a comparison.
 
 It copies the file to ``<checkpoints>/<env_id>/<name>.safetensors`` (``--to`` or the
@@ -54,7 +60,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--head-to-head", type=int, default=0, metavar="N",
                         help=f"decide by N >= {MIN_GAMES} games against the file it replaces "
                         "instead of the stored evaluations against greedy")  # fmt: skip
-    parser.add_argument("--seed", type=int, default=7, help="seed of the head-to-head deals")
+    parser.add_argument("--every-table", type=int, default=0, metavar="N",
+                        help=f"decide by N >= {MIN_GAMES} games at every table against greedy "
+                        "(files for many tables)")  # fmt: skip
+    parser.add_argument("--seed", type=int, default=7, help="seed of the head-to-head or "
+                        "every-table deals")  # fmt: skip
     parser.add_argument("--table", action="store_true", help="only regenerate the table of "
                         "stored evaluations in <checkpoints>/README.md")  # fmt: skip
     parser.add_argument("--progress", choices=("true", "false"), default="true",
@@ -77,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
             name=args.name,
             force=args.force,
             head_to_head=args.head_to_head,
+            every_table=args.every_table,
             seed=args.seed,
             command=command_line(args),
             progress=args.progress == "true",
@@ -95,6 +106,7 @@ def check_table_only(args: argparse.Namespace) -> None:
         "--force" if args.force else "",
         f"--name {args.name!r}" if args.name else "",
         f"--head-to-head {args.head_to_head}" if args.head_to_head else "",
+        f"--every-table {args.every_table}" if args.every_table else "",
     ]
     given = [g for g in given if g]
     if given:
@@ -111,5 +123,6 @@ def command_line(args: argparse.Namespace) -> str:
     words += ["--to", args.to] if args.to else []
     words += ["--force"] if args.force else []
     words += ["--head-to-head", str(args.head_to_head)] if args.head_to_head else []
-    words += ["--seed", str(args.seed)] if args.head_to_head else []
+    words += ["--every-table", str(args.every_table)] if args.every_table else []
+    words += ["--seed", str(args.seed)] if args.head_to_head or args.every_table else []
     return "choco ship " + shlex.join(words)

@@ -146,6 +146,64 @@ def compare_head_to_head(
     return better and not_worse, text, result
 
 
+def compare_every_table(
+    run_file: Path, meta: dict[str, Any], old_path: Path, old_meta: dict[str, Any],
+    games: int, seed: int, progress: bool,
+) -> tuple[bool, str, dict[str, Any]]:  # fmt: skip
+    """The every-table rule, for a file for many tables replacing one for the same
+    tables: both play every table (count x modes) against greedy in every other seat,
+    ``games`` games each on the same deals. Passed when the new file's pooled win rate
+    has a 95% interval wholly above the old one's, no table's interval lies wholly below
+    the old file's at that table, and its stored interval against random is not wholly
+    below the old one's. (What the result holds: each table's two win rates.)"""
+    from choco_envs.arena.stats import wilson_interval
+    from choco_envs.train.evaluate import evaluate_tables
+
+    new_seats, old_seats = meta.get("seats"), old_meta.get("seats")
+    if not isinstance(old_seats, dict) or not isinstance(new_seats, dict):
+        raise ConfigError("--every-table compares two files for many tables (seats)")
+    same = (
+        sorted(new_seats["player_counts"]) == sorted(old_seats["player_counts"])
+        and new_seats["modes"] == old_seats["modes"]
+    )
+    if not same:
+        raise ConfigError(
+            f"--every-table compares files for the same tables; new plays "
+            f"{new_seats['player_counts']} x {new_seats['modes']}, old "
+            f"{old_seats['player_counts']} x {old_seats['modes']}"
+        )
+    new_rows = evaluate_tables(str(run_file), games, seed, ("greedy",), progress=progress)
+    old_rows = evaluate_tables(str(old_path), games, seed, ("greedy",), progress=progress)
+    tables, below = [], []
+    wins = {"new": 0.0, "old": 0.0}
+    played = 0
+    for a, b in zip(new_rows, old_rows, strict=True):
+        assert a["table"] == b["table"]
+        tables.append({"table": a["table"], "new": a["win_rate"], "old": b["win_rate"],
+                       "games": a["games"]})  # fmt: skip
+        if interval(a)[1] < interval(b)[0]:
+            below.append(", ".join(f"{k}={v}" for k, v in sorted(a["table"].items())))
+        wins["new"] += a["win_rate"] * a["games"]
+        wins["old"] += b["win_rate"] * b["games"]
+        played += a["games"]
+    new_ci = wilson_interval(wins["new"], played)
+    old_ci = wilson_interval(wins["old"], played)
+    pooled_above = new_ci[0] > old_ci[1]
+    new_r, old_r = interval(meta["arena"]["random"]), interval(old_meta["arena"]["random"])
+    not_worse = not new_r[1] < old_r[0]
+    text = (
+        f"every table ({len(tables)} tables x {games} games vs greedy, seed {seed}): pooled "
+        f"new {wins['new'] / played:.1%} [{new_ci[0]:.1%}, {new_ci[1]:.1%}] against old "
+        f"{wins['old'] / played:.1%} [{old_ci[0]:.1%}, {old_ci[1]:.1%}] "
+        f"({'above' if pooled_above else 'not above'}); tables wholly below: "
+        f"{'; '.join(below) or 'none'}; vs random new {_pct(meta['arena']['random'])} "
+        f"against old {_pct(old_meta['arena']['random'])} "
+        f"({'not below' if not_worse else 'below'})"
+    )
+    result = {"tables": tables, "games": played, "seed": seed}
+    return pooled_above and not below and not_worse, text, result
+
+
 def _pct(result: dict[str, Any]) -> str:
     low, high = interval(result)
     return f"{result['win_rate']:.1%} [{low:.1%}, {high:.1%}]"
@@ -161,6 +219,7 @@ def ship(
     seed: int = 7,
     command: str = "",
     progress: bool = False,
+    every_table: int = 0,
 ) -> Path:
     """Ship ``run_file`` into ``root`` by the rules of the module docstring; returns the
     shipped path. ConfigError (or CheckpointError) on every refusal, before any write."""
@@ -168,6 +227,10 @@ def ship(
 
     if head_to_head and head_to_head < MIN_GAMES:
         raise ConfigError(f"--head-to-head {head_to_head} is not allowed; allowed: >= {MIN_GAMES}")
+    if every_table and every_table < MIN_GAMES:
+        raise ConfigError(f"--every-table {every_table} is not allowed; allowed: >= {MIN_GAMES}")
+    if every_table and head_to_head:
+        raise ConfigError("give --head-to-head or --every-table, not both")
     if name is not None and (not name or "/" in name or name.startswith(".")):
         raise ConfigError(f"--name {name!r} is not allowed; allowed: a file name without suffix")
     model, meta = load_policy(run_file)
@@ -218,6 +281,10 @@ def ship(
             if head_to_head:
                 passed, comparison, h2h = compare_head_to_head(
                     model, meta, incumbent, old_meta, head_to_head, seed, progress
+                )
+            elif every_table:
+                passed, comparison, _ = compare_every_table(
+                    run_file, meta, incumbent, old_meta, every_table, seed, progress
                 )
             else:
                 passed, comparison = compare_stored(evaluation, old_eval)

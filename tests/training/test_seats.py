@@ -467,3 +467,32 @@ def test_a_file_trained_on_drawn_scoring_cards_serves_a_fixed_card(
     assert shipped_checkpoint("le_chocolat_v0", {"scoring_card": 2}).name == "ppo.safetensors"
     with pytest.raises(CheckpointError, match="no checkpoint is shipped for le_chocolat_v0"):
         shipped_checkpoint("le_chocolat_v0", {"scoring_card": 3})
+
+
+def test_every_table_rule_replaces_a_many_table_file_only_when_better_overall(
+    tmp_path: Path,
+) -> None:
+    """`choco ship --every-table N`: both files play every table against greedy on the
+    same deals; the new one must be above the old one pooled, and wholly below it at no
+    table. The shipped Chocolates many-table file passes against a network trained a few
+    steps; the reverse is refused; files for other tables are not compared."""
+    from choco_envs.policy.checkpoint import read_metadata
+    from choco_envs.train.ship import compare_every_table
+
+    strong = (
+        Path(__file__).resolve().parents[2] / "checkpoints/chocolates_v0/ppo_tables.safetensors"
+    )
+    weak = _with_arena(_train(tmp_path / "w", "chocolates_v0", {}, (2, 3, 4), "chocolates_truth"))
+    passed, text, res = compare_every_table(
+        strong, read_metadata(strong), weak, read_metadata(weak), 30, 3, False
+    )
+    assert passed, text
+    assert "tables wholly below: none" in text and len(res["tables"]) == 3
+    assert {t["table"]["num_players"] for t in res["tables"]} == {2, 3, 4}
+    passed, text, _ = compare_every_table(
+        weak, read_metadata(weak), strong, read_metadata(strong), 30, 3, False
+    )
+    assert not passed and "(not above)" in text
+    other = _with_arena(_train(tmp_path / "o", "chocolates_v0", {}, (2, 3), "chocolates_truth"))
+    with pytest.raises(ConfigError, match="compares files for the same tables"):
+        compare_every_table(other, read_metadata(other), weak, read_metadata(weak), 30, 3, False)
