@@ -112,6 +112,12 @@ def test_head_to_head_decides_by_a_400_game_match(tmp_path: Path) -> None:
     perfect = checkpoint(tmp_path / "new.safetensors", perfect=True)
     with pytest.raises(ConfigError, match="--head-to-head 399 is not allowed"):
         ship(perfect, tmp_path, force=True, head_to_head=399)
+    with pytest.raises(ConfigError, match="--every-table 399 is not allowed"):
+        ship(perfect, tmp_path, force=True, every_table=399)
+    with pytest.raises(ConfigError, match="not both"):
+        ship(perfect, tmp_path, force=True, every_table=400, head_to_head=400)
+    with pytest.raises(ConfigError, match="--every-table compares two files for many tables"):
+        ship(perfect, tmp_path, force=True, every_table=400)
     ship(perfect, tmp_path, force=True, head_to_head=400)
     readme = (tmp_path / "README.md").read_text()
     assert "head-to-head: new won 100.0% [99.1%, 100.0%] of 400 games" in readme
