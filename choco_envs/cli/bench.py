@@ -57,7 +57,6 @@ COPY_BUDGET_US = 20.0
 STATE_BUDGET_BYTES = 8 * 1024
 ENV_BUDGET_BYTES = 1 * 1024 * 1024
 ENVS_256_BUDGET_BYTES = 512 * 1024 * 1024
-CHECKPOINT_BUDGET_BYTES = 5 * 1024 * 1024
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -305,7 +304,7 @@ def openspiel_connect_four(seconds: float, seed: int) -> dict[str, Any]:
 
 
 def checkpoint_sizes() -> list[dict[str, Any]]:
-    from choco_envs.policy.checkpoint import checkpoint_dir
+    from choco_envs.policy.checkpoint import SHIPPED_BUDGET_BYTES, checkpoint_dir
 
     root = checkpoint_dir()
     rows: list[dict[str, Any]] = []
@@ -317,7 +316,7 @@ def checkpoint_sizes() -> list[dict[str, Any]]:
             {
                 "checkpoint": str(path.relative_to(root)),
                 "bytes": size,
-                "ok": size <= CHECKPOINT_BUDGET_BYTES,
+                "ok": size <= SHIPPED_BUDGET_BYTES,
             }
         )
     return rows

@@ -409,6 +409,11 @@ def checkpoint_dir() -> Path | None:
     return None
 
 
+#: a shipped checkpoint's size budget (the wheel carries every one): ``choco ship``
+#: refuses a larger file and ``choco bench`` reports each file against it
+SHIPPED_BUDGET_BYTES = 5 * 1024 * 1024
+
+
 def shipped_checkpoint(
     env_id: str, options: dict[str, Any] | None = None, prefix: str = "ppo"
 ) -> Path:

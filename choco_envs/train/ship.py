@@ -223,7 +223,12 @@ def ship(
 ) -> Path:
     """Ship ``run_file`` into ``root`` by the rules of the module docstring; returns the
     shipped path. ConfigError (or CheckpointError) on every refusal, before any write."""
-    from choco_envs.policy.checkpoint import SUFFIX, load_policy, read_metadata
+    from choco_envs.policy.checkpoint import (
+        SHIPPED_BUDGET_BYTES,
+        SUFFIX,
+        load_policy,
+        read_metadata,
+    )
 
     if head_to_head and head_to_head < MIN_GAMES:
         raise ConfigError(f"--head-to-head {head_to_head} is not allowed; allowed: >= {MIN_GAMES}")
@@ -235,6 +240,13 @@ def ship(
         raise ConfigError(f"--name {name!r} is not allowed; allowed: a file name without suffix")
     model, meta = load_policy(run_file)
     evaluation = stored_evaluation(meta, run_file)
+    size = run_file.stat().st_size
+    if size > SHIPPED_BUDGET_BYTES:
+        raise ConfigError(
+            f"{str(run_file)!r} is {size / 1024:,.0f} KB; a shipped file must be at most "
+            f"{SHIPPED_BUDGET_BYTES / 1024:,.0f} KB (the wheel carries every one): train a "
+            "smaller network"
+        )
     folder = root / meta["env_id"]
     kind = engine_of(meta)
     incumbent = None

@@ -166,3 +166,27 @@ def test_the_card_drops_where_the_run_folder_was_kept() -> None:
     assert portable_command(command) == "choco train --config configs/x.yaml --progress false"
     assert portable_command("choco train --runs-dir=/tmp/r --seed 3") == "choco train --seed 3"
     assert portable_command("choco train --config 'a b.yaml'") == "choco train --config 'a b.yaml'"
+
+
+def test_a_file_over_the_size_budget_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The wheel carries every shipped file: one larger than the budget is refused,
+    naming its size and the budget, and nothing is written."""
+    import choco_envs.policy.checkpoint as checkpoint_module
+
+    big = checkpoint(tmp_path / "big.safetensors")
+    monkeypatch.setattr(checkpoint_module, "SHIPPED_BUDGET_BYTES", big.stat().st_size - 1)
+    with pytest.raises(ConfigError, match=r"KB; a shipped file must be at most .* KB"):
+        ship(big, tmp_path / "shipped")
+    assert not (tmp_path / "shipped").exists()
+
+
+def test_every_shipped_file_is_within_the_size_budget() -> None:
+    from choco_envs.policy.checkpoint import SHIPPED_BUDGET_BYTES
+
+    root = Path(__file__).resolve().parents[2] / "checkpoints"
+    files = sorted(root.rglob("*.safetensors"))
+    assert files
+    over = {f.name: f.stat().st_size for f in files if f.stat().st_size > SHIPPED_BUDGET_BYTES}
+    assert not over, over
