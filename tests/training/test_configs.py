@@ -63,7 +63,6 @@ def test_one_config_per_env_edition_and_engine() -> None:
         # becomes its env's only PPO config once its file replaces the 2-player file
         "chocolate_factory_v2/ppo_tables.yaml",
         "chocolates_v0/ppo_tables.yaml",
-        "chocolatiers_v1/ppo_tables_standard.yaml",
         "chocolatiers_v1/ppo_tables_classic.yaml",
     }
     editions = {build(Args, load_yaml(p)).options.get("edition") for p in CONFIGS}
