@@ -344,15 +344,27 @@ def test_the_lobby_seats_the_shipped_factory_bot_at_every_table_size() -> None:
         for options in ({}, {"length": "long", "packages": False}):
             config = full_config("chocolate_factory_v2", options, n)
             assert "ppo" in seat_choices("chocolate_factory_v2", config, []), (n, options)
-    config = full_config("chocolates_v0", {}, 3)  # offered exactly where a file covers it
-    assert ("ppo" in seat_choices("chocolates_v0", config, [])) == _shipped_covers(3)
+    for env_id, options, counts in (
+        ("chocolates_v0", {}, (2, 3, 4)),
+        ("chocolatiers_v1", {"edition": "classic"}, (2, 3, 4)),
+        ("chocolatiers_v1", {"edition": "standard"}, (2, 3, 4, 5)),
+        ("le_chocolat_v0", {"scoring_card": 4}, (2,)),
+    ):
+        for n in counts:  # offered exactly where a shipped file covers the table
+            config = full_config(env_id, options, n)
+            offered = "ppo" in seat_choices(env_id, config, [])
+            assert offered == _shipped_covers(env_id, {**options, "num_players": n}), (env_id, n)
+    # what is shipped today: every Chocolates and classic table, Le Chocolat with a card
+    assert all(_shipped_covers("chocolates_v0", {"num_players": n}) for n in (2, 3, 4))
+    assert _shipped_covers("chocolatiers_v1", {"edition": "classic", "num_players": 4})
+    assert _shipped_covers("le_chocolat_v0", {"scoring_card": 4})
 
 
-def _shipped_covers(n: int) -> bool:
+def _shipped_covers(env_id: str, options: dict[str, Any]) -> bool:
     from choco_envs.policy.checkpoint import shipped_checkpoint
 
     try:
-        shipped_checkpoint("chocolates_v0", {"num_players": n})
+        shipped_checkpoint(env_id, options)
     except CheckpointError:
         return False
     return True

@@ -289,12 +289,19 @@ def test_the_catalog_lists_every_env_and_only_settable_options(client: Any) -> N
 
 
 def test_the_lobby_offers_only_bots_that_can_be_made(client: Any) -> None:
+    # no file covers a 3-player standard Chocolatiers table (its many-table file is over
+    # the size budget); a 3-player Chocolates table is covered by ppo_tables
     found = client.post(
-        "/api/bots", json={"env_id": "chocolates_v0", "options": {"num_players": 3}}
+        "/api/bots",
+        json={"env_id": "chocolatiers_v1", "options": {"num_players": 3, "edition": "standard"}},
     ).json()["bots"]
     by_spec = {b["spec"]: b for b in found}
     assert by_spec["random"]["ok"] and by_spec["greedy"]["ok"]
     assert not by_spec["ppo"]["ok"] and "no checkpoint is shipped" in by_spec["ppo"]["reason"]
+    found = client.post(
+        "/api/bots", json={"env_id": "chocolates_v0", "options": {"num_players": 3}}
+    ).json()["bots"]
+    assert {b["spec"]: b for b in found}["ppo"]["ok"]
     assert "human" not in by_spec
     for options in ({"components": "x"}, {"num_players": 9}):
         r = client.post("/api/bots", json={"env_id": "chocolates_v0", "options": options})
