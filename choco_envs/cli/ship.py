@@ -14,6 +14,7 @@ RUN_FILE, ``--force``, ``--name``, ``--head-to-head`` or ``--every-table``.
 Training never writes into checkpoints/; this is the one step that does. It refuses:
 
 - a file that does not load for the installed env (version, sizes, feature function);
+- a file over the 5,120 KB budget of a shipped file (the wheel carries every one);
 - a file whose stored evaluation (its metadata's ``arena``, written by ``choco train``'s
   final evaluation) has fewer than 400 games against random or against greedy;
 - replacing the file that serves the same env options (or any file at the destination)
