@@ -72,6 +72,8 @@ def collect(
     margin_coef: float = 0.0,
     progress: Callable[[int], None] | None = None,
     feature: str = "",
+    max_players: int = 0,
+    mode_marks: dict[str, list[Any]] | None = None,
 ) -> Demos:
     """Play ``games`` games and record the teacher's label at every decision of the
     recorded seats.
@@ -80,12 +82,13 @@ def collect(
     (argmax) when ``student`` is given, else the teacher does. Every other seat is an
     opponent drawn from ``opponents`` (bot spec -> weight; default the teacher itself).
     Recorded: every decision of the student seat, and every decision of an opponent seat
-    played by the teacher (the teacher's own play is a demonstration too)."""
+    played by the teacher (the teacher's own play is a demonstration too). With
+    ``max_players`` the records are seat-padded inputs (a network of many tables)."""
     from choco_envs.bots import make
     from choco_envs.registry import make_game
 
     game = make_game(env_id, **options)
-    inputs = PolicyInputs(game, encoder, feature)
+    inputs = PolicyInputs(game, encoder, feature, max_players, mode_marks)
     opponents = opponents or {teacher: 1.0}
     specs = [k for k, w in opponents.items() if w > 0]
     weights = [opponents[k] for k in specs]
@@ -224,24 +227,35 @@ def warm_start(
     parts: list[Demos] = []
     stats: dict[str, float] = {}
     arena: dict[str, Any] = {}
+    tables = args.tables()  # one table, or each player count and mode of a padded net
     for r in range(args.imitate_rounds):
         t0 = time.time()
         games_bar = bar(args.imitate_games, f"imitation round {r}: games", "game")
-        parts.append(
-            collect(
-                args.env_id,
-                args.options,
-                args.encoder,
-                args.imitate,
-                args.imitate_games,
-                args.seed + 50_000 + 1_000 * r,
-                student=model if r else None,
-                opponents=args.imitate_opponents,
-                margin_coef=args.margin_coef,
-                progress=ticker(games_bar),
-                feature=args.feature,
+        tick = ticker(games_bar)
+        done = 0
+        for t, table in enumerate(tables):
+            # the round's games split over the tables, the first ones a game more
+            games = args.imitate_games // len(tables) + (t < args.imitate_games % len(tables))
+            if not games:
+                continue
+            parts.append(
+                collect(
+                    args.env_id,
+                    table,
+                    args.encoder,
+                    args.imitate,
+                    games,
+                    args.seed + 50_000 + 1_000 * r + 100_003 * t,
+                    student=model if r else None,
+                    opponents=args.imitate_opponents,
+                    margin_coef=args.margin_coef,
+                    progress=None if tick is None else (lambda g, d=done, k=tick: k(d + g)),
+                    feature=args.feature,
+                    max_players=args.max_players,
+                    mode_marks=args.mode_marks,
+                )
             )
-        )
+            done += games
         if games_bar is not None:
             games_bar.close()
         demos = Demos.concat(parts)

@@ -168,6 +168,10 @@ class Args:
     modes: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     """rule options drawn with the counts, every combination a table of its own (e.g.
     {length: [short, long]}); the file then plays each of them"""
+    table_weights: dict[str, dict[Any, int]] = field(default_factory=dict)
+    """how many games play each table, relative to 1 (e.g. {length: {long: 3},
+    num_players: {6: 2}}: a table's share is the product of its values' weights); keys
+    are num_players and the modes' names, values theirs"""
     mark_modes: bool = True
     """with modes: the network's input also marks each mode's value at the table (the
     rules are public; an observation may state them only relatively)"""
@@ -224,6 +228,21 @@ class Args:
                 "modes",
                 all(isinstance(v, tuple) and v for v in self.modes.values()),
                 "a list of values per option",
+            ),  # fmt: skip
+            (
+                "table_weights",
+                set(self.table_weights) <= {"num_players", *self.modes}
+                and all(
+                    {str(v) for v in ws} <= {str(v) for v in self._table_values(key)}
+                    for key, ws in self.table_weights.items()
+                )
+                and all(
+                    isinstance(w, int) and 1 <= w <= 100
+                    for ws in self.table_weights.values()
+                    for w in ws.values()
+                ),
+                "keys num_players or a mode's name, each value one its tables play, "
+                "weights integers 1..100",
             ),  # fmt: skip
             ("league_self_play", 0 <= self.league_self_play <= 1, "in [0, 1]"),
             ("league_past", 0 <= self.league_past <= 1, "in [0, 1]"),
@@ -313,6 +332,23 @@ class Args:
                 )
         return out
 
+    def _table_values(self, key: str) -> tuple[Any, ...]:
+        if key == "num_players":
+            return self.player_counts or (self.options.get("num_players", 2),)
+        return self.modes.get(key, ())
+
+    def env_tables(self) -> list[dict[str, Any]]:
+        """The tables the games play, each repeated by its ``table_weights`` (env ``i``
+        plays entry ``i % len``); every table at least once."""
+        out = []
+        for table in self.tables():
+            weight = 1
+            for key, weights in self.table_weights.items():
+                by_text = {str(k): w for k, w in weights.items()}
+                weight *= by_text.get(str(table.get(key)), 1)
+            out.extend([table] * weight)
+        return out
+
 
 # ---------------------------------------------------------------- the run's setup
 @dataclass
@@ -344,15 +380,10 @@ def prepare(args: Args) -> Setup:
         for table in args.tables():
             make_game(args.env_id, **table)  # ConfigError for a count or mode not allowed
         game = make_game(args.env_id, **{**args.options, "num_players": args.max_players})
-        if args.num_envs < len(args.tables()):
+        if args.num_envs < len(args.env_tables()):
             raise ConfigError(
                 f"num_envs={args.num_envs} is not allowed; allowed: at least one game per "
-                f"table ({len(args.tables())} tables)"
-            )
-        if args.imitate:
-            raise ConfigError(
-                "imitate is not allowed with player_counts or modes (imitation reads one "
-                "table); start from a file of one table with init_from instead"
+                f"table ({len(args.env_tables())} tables, table_weights counted)"
             )
     else:
         game = make_game(args.env_id, **args.options)
@@ -519,7 +550,7 @@ def make_vec(args: Args, roles: Any) -> Any:
 
     kwargs = dict(
         env_id=args.env_id,
-        options=args.tables(),
+        options=args.env_tables(),
         max_players=args.max_players,
         mode_marks=args.mode_marks,
         encoder=args.encoder,
