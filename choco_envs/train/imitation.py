@@ -210,6 +210,13 @@ def ticker(bar: Any) -> Callable[[int], None] | None:
     return tick
 
 
+def _offset(tick: Callable[[int], None] | None, done: int) -> Callable[[int], None] | None:
+    """``tick`` counting on from ``done`` games (a round's later tables)."""
+    if tick is None:
+        return None
+    return lambda g: tick(done + g)
+
+
 def warm_start(
     model: ActorCritic,
     args: Any,
@@ -249,7 +256,7 @@ def warm_start(
                     student=model if r else None,
                     opponents=args.imitate_opponents,
                     margin_coef=args.margin_coef,
-                    progress=None if tick is None else (lambda g, d=done, k=tick: k(d + g)),
+                    progress=_offset(tick, done),
                     feature=args.feature,
                     max_players=args.max_players,
                     mode_marks=args.mode_marks,

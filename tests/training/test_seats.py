@@ -246,6 +246,65 @@ def test_modes_are_tables_of_their_own(tmp_path: Path) -> None:
         prepare(Args(**{**args.__dict__, "num_envs": 3}))
 
 
+def test_table_weights_give_a_table_its_share_of_the_games() -> None:
+    from choco_envs.train.ppo import Args, prepare
+
+    args = Args(
+        env_id="chocolate_factory_v2", options={"num_players": 2}, player_counts=(2, 3),
+        modes={"length": ("short", "long")}, table_weights={"length": {"long": 3},
+        "num_players": {3: 2}}, num_envs=12, track=False, progress=False,
+    )  # fmt: skip
+    args.check()
+    shares = [(t["num_players"], t["length"]) for t in args.env_tables()]
+    # a table's share is the product of its values' weights: 2 short 1, 2 long 3,
+    # 3 short 2, 3 long 6
+    assert {k: shares.count(k) for k in set(shares)} == {
+        (2, "short"): 1, (2, "long"): 3, (3, "short"): 2, (3, "long"): 6,
+    }  # fmt: skip
+    assert len(args.tables()) == 4  # the file still plays (and is evaluated at) 4 tables
+    for bad in ({"length": {"lnog": 3}}, {"edition": {"classic": 2}}, {"length": {"long": 0}}):
+        with pytest.raises(ConfigError, match=r"table_weights=.* is not allowed; allowed: keys"):
+            Args(**{**args.__dict__, "table_weights": bad}).check()
+    with pytest.raises(ConfigError, match=r"num_envs=11 is not allowed.*12 tables"):
+        prepare(Args(**{**args.__dict__, "num_envs": 11}))
+
+
+def test_imitation_warm_starts_a_network_of_many_tables(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from choco_envs.policy.checkpoint import read_metadata
+    from choco_envs.train import imitation
+    from choco_envs.train.ppo import Args, train
+
+    played: list[tuple[int, int, int]] = []
+    collect = imitation.collect
+
+    def recording(env_id: str, options: dict, *a: Any, **k: Any) -> Any:
+        demos = collect(env_id, options, *a, **k)
+        played.append((options["num_players"], a[2], demos.obs.shape[1]))
+        return demos
+
+    monkeypatch.setattr(imitation, "collect", recording)
+
+    args = Args(
+        env_id="chocolates_v0", options={"num_players": 2}, player_counts=(2, 3, 4),
+        feature="chocolates_truth", total_timesteps=0, num_envs=3, hidden=(16,),
+        imitate="greedy", imitate_rounds=2, imitate_games=6, imitate_epochs=1,
+        eval_every=0, eval_games=2, final_eval_games=0, track=False, progress=False,
+        runs_dir=str(tmp_path),
+    )  # fmt: skip
+    path = train(args)
+    meta = read_metadata(path)
+    # every round's 6 games are split over the three tables (2 each), every record the
+    # seat-padded input of the largest table
+    size = PolicyInputs(make_game("chocolates_v0", num_players=2), "flat", "chocolates_truth", 4)
+    assert played == [(n, 2, size.size) for n in (2, 3, 4)] * 2
+    assert meta["training"]["imitation"]["decisions"] > 0
+    assert meta["seats"]["player_counts"] == [2, 3, 4]
+    for n in (2, 3, 4):
+        assert _play("chocolates_v0", path, num_players=n) > 0
+
+
 def test_shipped_lookup_finds_the_file_for_any_count(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
