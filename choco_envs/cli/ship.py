@@ -14,7 +14,9 @@ RUN_FILE, ``--force``, ``--name``, ``--head-to-head`` or ``--every-table``.
 Training never writes into checkpoints/; this is the one step that does. It refuses:
 
 - a file that does not load for the installed env (version, sizes, feature function);
-- a file over the 5,120 KB budget of a shipped file (the wheel carries every one);
+- a file over the 5,120 KB budget of a shipped file (the wheel carries every one;
+  ``--float16`` ships the file's float16 copy instead, half the bytes, its evaluation
+  played again with the rounded weights: ``choco_envs.train.compact``);
 - a file whose stored evaluation (its metadata's ``arena``, written by ``choco train``'s
   final evaluation) has fewer than 400 games against random or against greedy;
 - replacing the file that serves the same env options (or any file at the destination)
@@ -66,6 +68,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "(files for many tables)")  # fmt: skip
     parser.add_argument("--seed", type=int, default=7, help="seed of the head-to-head or "
                         "every-table deals")  # fmt: skip
+    parser.add_argument("--float16", action="store_true", help="ship the file's float16 copy "
+                        "(half the bytes; written beside it, its stored evaluation played "
+                        "again with the rounded weights)")  # fmt: skip
     parser.add_argument("--table", action="store_true", help="only regenerate the table of "
                         "stored evaluations in <checkpoints>/README.md")  # fmt: skip
     parser.add_argument("--progress", choices=("true", "false"), default="true",
@@ -90,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
             head_to_head=args.head_to_head,
             every_table=args.every_table,
             seed=args.seed,
+            float16=args.float16,
             command=command_line(args),
             progress=args.progress == "true",
         )
@@ -108,6 +114,7 @@ def check_table_only(args: argparse.Namespace) -> None:
         f"--name {args.name!r}" if args.name else "",
         f"--head-to-head {args.head_to_head}" if args.head_to_head else "",
         f"--every-table {args.every_table}" if args.every_table else "",
+        "--float16" if args.float16 else "",
     ]
     given = [g for g in given if g]
     if given:
@@ -125,5 +132,6 @@ def command_line(args: argparse.Namespace) -> str:
     words += ["--force"] if args.force else []
     words += ["--head-to-head", str(args.head_to_head)] if args.head_to_head else []
     words += ["--every-table", str(args.every_table)] if args.every_table else []
+    words += ["--float16"] if args.float16 else []
     words += ["--seed", str(args.seed)] if args.head_to_head or args.every_table else []
     return "choco ship " + shlex.join(words)

@@ -1,5 +1,5 @@
-"""The checkpoint format: ONE ``.safetensors`` file holding the network weights (float32)
-and, in its header, JSON metadata under the key ``"choco"``. Nothing is ever unpickled.
+"""The checkpoint format: ONE ``.safetensors`` file holding the network weights (float32,
+or float16 in a compact copy: ``choco_envs.train.compact``) and, in its header, JSON metadata under the key ``"choco"``. Nothing is ever unpickled.
 
 Metadata fields (``read_metadata`` returns them as a dict, without importing torch):
 
@@ -16,6 +16,7 @@ Metadata fields (``read_metadata`` returns them as a dict, without importing tor
 | ``steps_trained`` | env steps (all seats and bots) collected while training |
 | ``arena`` | evaluation results per opponent: win/draw/loss rates, games, 95% interval |
 | ``training`` | the command, its arguments and what the run did (imitation, minutes) |
+| ``weights`` | (a float16 copy only) ``{"dtype": "float16", "rounded_from", "arena_before"}``: the sha256 of the float32 file it was rounded from and that file's ``arena``; ``arena`` (and ``arena_tables``) are measured again with the rounded weights |
 | ``seats`` | (a policy for many tables) ``{"max_players", "player_counts", "modes"}`` and optionally ``"mode_marks": true`` (its input also marks each mode's value): it reads the seat-padded input of ``max_players`` seats (``choco_envs.policy.seats``) and plays those player counts and, for each option named in ``modes``, those values; ``options`` then has ``num_players`` = ``max_players`` and the shapes are the largest table's |
 
 Loading checks everything before it allocates anything: the file's size, the header's
@@ -53,6 +54,8 @@ ENV_VAR = "CHOCO_CHECKPOINTS"
 PACKAGED = "checkpoints"
 MAX_FILE_BYTES = 128 * 2**20
 MAX_HEADER_BYTES = 2**20
+#: the tensor dtypes a checkpoint may hold, with their bytes per element
+DTYPE_BYTES = {"F32": 4, "F16": 2}
 _REQUIRED = {
     "format": str,
     "env_id": str,
@@ -84,7 +87,8 @@ def _json(raw: bytes | str, path: Path, what: str) -> Any:
 
 def read_header(path: str | Path) -> tuple[dict[str, tuple[int, ...]], dict[str, Any]]:
     """(tensor name -> shape, metadata) of the checkpoint at ``path``, every tensor's
-    dtype (float32), shape and byte range checked against the file; torch not needed."""
+    dtype (float32 or float16), shape and byte range checked against the file; torch not
+    needed."""
     path = Path(path)
     if not path.is_file():
         raise CheckpointError(f"checkpoint {str(path)!r} does not exist or is not a file")
@@ -111,15 +115,18 @@ def read_header(path: str | Path) -> tuple[dict[str, tuple[int, ...]], dict[str,
 
 
 def _tensor_shapes(header: dict[str, Any], data_bytes: int, path: Path) -> dict[str, tuple]:
-    """Every tensor entry checked: float32, a shape, a byte range of the right length;
-    together the ranges tile the data exactly (a truncated file fails here)."""
+    """Every tensor entry checked: float32 or float16, a shape, a byte range of the right
+    length; together the ranges tile the data exactly (a truncated file fails here)."""
     shapes: dict[str, tuple[int, ...]] = {}
     ranges = []
     for name, entry in header.items():
         if not isinstance(entry, dict) or set(entry) != {"dtype", "shape", "data_offsets"}:
             raise _corrupt(path, f"tensor {name!r:.60} has a malformed entry")
-        if entry["dtype"] != "F32":
-            raise _corrupt(path, f"tensor {name!r} has dtype {entry['dtype']!r:.20}, not F32")
+        width = DTYPE_BYTES.get(entry["dtype"]) if isinstance(entry["dtype"], str) else None
+        if width is None:
+            raise _corrupt(
+                path, f"tensor {name!r} has dtype {entry['dtype']!r:.20}, not F32 or F16"
+            )
         shape, offsets = entry["shape"], entry["data_offsets"]
         if not (
             isinstance(shape, list)
@@ -131,7 +138,7 @@ def _tensor_shapes(header: dict[str, Any], data_bytes: int, path: Path) -> dict[
         ):
             raise _corrupt(path, f"tensor {name!r} has a malformed shape or data_offsets")
         begin, end = offsets
-        if not 0 <= begin <= end <= data_bytes or end - begin != 4 * math.prod(shape):
+        if not 0 <= begin <= end <= data_bytes or end - begin != width * math.prod(shape):
             raise _corrupt(
                 path,
                 f"tensor {name!r} of shape {shape} does not fit bytes {begin}..{end} of the "
@@ -301,8 +308,11 @@ def check_compatible(
     return game
 
 
-def save_checkpoint(path: str | Path, model: Any, meta: dict[str, Any]) -> Path:
-    """Write the weights of ``model`` (an ActorCritic) and ``meta`` to ``path``."""
+def save_checkpoint(
+    path: str | Path, model: Any, meta: dict[str, Any], float16: bool = False
+) -> Path:
+    """Write the weights of ``model`` (an ActorCritic) and ``meta`` to ``path`` (as
+    float16 with ``float16``: half the bytes; loading widens them to float32)."""
     from safetensors.torch import save_file
 
     path = Path(path)
@@ -317,6 +327,8 @@ def save_checkpoint(path: str | Path, model: Any, meta: dict[str, Any]) -> Path:
         meta["observation_layout"] = game.encoder(meta["encoder"]).fingerprint()
     path.parent.mkdir(parents=True, exist_ok=True)
     tensors = {k: v.detach().cpu().float().contiguous() for k, v in model.state_dict().items()}
+    if float16:
+        tensors = {k: v.half() for k, v in tensors.items()}
     tmp = path.with_suffix(".tmp")
     save_file(tensors, str(tmp), metadata={METADATA_KEY: json.dumps(meta, sort_keys=True)})
     tmp.chmod(0o644)

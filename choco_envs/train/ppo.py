@@ -610,6 +610,19 @@ def best_score(arena: dict[str, Any], weights: dict[str, float]) -> float:
     return sum(weights.get(opp, 0.0) * res["win_rate"] for opp, res in arena.items()) / total
 
 
+def final_evaluation(model: Any, args: Args) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The evaluation a run stores: ``final_eval_games`` against random and greedy at
+    ``options``' table (``arena``) and at each other player count (``arena_tables``),
+    on the run's own deals (so a rounded copy of the file meets the same ones)."""
+    arena = run_eval(model, args, args.final_eval_games, args.seed + 99_991)
+    tables: dict[str, Any] = {}
+    counts = {t["num_players"] for t in args.tables()} if args.max_players else set()
+    for n in sorted(counts - {args.options.get("num_players", 2)}):
+        table = {**args.options, "num_players": n}
+        tables[str(n)] = run_eval(model, args, args.final_eval_games, args.seed + 99_991, table)
+    return arena, tables
+
+
 def checkpoint_meta(
     args: Args, setup: Setup, steps: int, arena: dict[str, Any], command: str
 ) -> dict[str, Any]:
@@ -920,13 +933,7 @@ def train(args: Args, command: str = "") -> Path:
         print(f"keeping the weights of step {best[1]} (weighted evaluation win rate {best[0]:.3f})")
     tables_arena: dict[str, Any] = {}
     if args.final_eval_games:
-        arena = run_eval(model, args, args.final_eval_games, args.seed + 99_991)
-        counts = {t["num_players"] for t in args.tables()} if args.max_players else set()
-        for n in sorted(counts - {args.options.get("num_players", 2)}):
-            table = {**args.options, "num_players": n}
-            tables_arena[str(n)] = run_eval(
-                model, args, args.final_eval_games, args.seed + 99_991, table
-            )
+        arena, tables_arena = final_evaluation(model, args)
     collected = 0 if vec is None else vec.steps
     meta = checkpoint_meta(args, setup, steps_done + collected, arena, command)
     meta["training"].update(

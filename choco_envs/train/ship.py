@@ -220,9 +220,12 @@ def ship(
     command: str = "",
     progress: bool = False,
     every_table: int = 0,
+    float16: bool = False,
 ) -> Path:
     """Ship ``run_file`` into ``root`` by the rules of the module docstring; returns the
-    shipped path. ConfigError (or CheckpointError) on every refusal, before any write."""
+    shipped path. ConfigError (or CheckpointError) on every refusal, before any write
+    into ``root``. With ``float16`` the file shipped (and compared) is its float16 copy
+    (``choco_envs.train.compact``, written beside it, its evaluation measured again)."""
     from choco_envs.policy.checkpoint import (
         SHIPPED_BUDGET_BYTES,
         SUFFIX,
@@ -238,14 +241,18 @@ def ship(
         raise ConfigError("give --head-to-head or --every-table, not both")
     if name is not None and (not name or "/" in name or name.startswith(".")):
         raise ConfigError(f"--name {name!r} is not allowed; allowed: a file name without suffix")
+    if float16:
+        from choco_envs.train.compact import float16_copy
+
+        run_file = float16_copy(run_file, progress=progress)
     model, meta = load_policy(run_file)
     evaluation = stored_evaluation(meta, run_file)
     size = run_file.stat().st_size
     if size > SHIPPED_BUDGET_BYTES:
         raise ConfigError(
             f"{str(run_file)!r} is {size / 1024:,.0f} KB; a shipped file must be at most "
-            f"{SHIPPED_BUDGET_BYTES / 1024:,.0f} KB (the wheel carries every one): train a "
-            "smaller network"
+            f"{SHIPPED_BUDGET_BYTES / 1024:,.0f} KB (the wheel carries every one): ship its "
+            "float16 copy (--float16) or train a smaller network"
         )
     folder = root / meta["env_id"]
     kind = engine_of(meta)
@@ -403,7 +410,17 @@ def model_card(
     rows = [
         ("env", f"{meta['env_id']} version {meta['version']}, options {_options(meta)}"),
         ("reads", reads),
-        ("network", ", ".join(layers) + f" ({path.stat().st_size / 1024:.0f} KB)"),
+        (
+            "network",
+            ", ".join(layers)
+            + f" ({path.stat().st_size / 1024:.0f} KB"
+            + (
+                ", float16 weights: the figures below are the rounded network's"
+                if (meta.get("weights") or {}).get("dtype") == "float16"
+                else ""
+            )
+            + ")",
+        ),
         ("trained", trained),
         ("training command", f"`{portable_command(training.get('command', '?'))}`"),
         ("vs random", _figure(meta["arena"]["random"])),

@@ -190,3 +190,86 @@ def test_every_shipped_file_is_within_the_size_budget() -> None:
     assert files
     over = {f.name: f.stat().st_size for f in files if f.stat().st_size > SHIPPED_BUDGET_BYTES}
     assert not over, over
+
+
+def _trained_nim(tmp_path: Path) -> Path:
+    from choco_envs.train.ppo import Args, train
+
+    args = Args(
+        env_id=ENV_ID, options=dict(OPTIONS), total_timesteps=256, num_envs=4, num_steps=8,
+        hidden=(32,), eval_every=0, final_eval_games=400, track=False, progress=False,
+        runs_dir=str(tmp_path / "runs"), run_name="nim",
+    )  # fmt: skip
+    return train(args)
+
+
+def test_a_float16_copy_halves_the_weights_and_measures_its_evaluation_again(
+    tmp_path: Path,
+) -> None:
+    """``choco ship --float16`` ships a copy whose weights are rounded to float16: half
+    the bytes, the evaluation played again by the rounded network on the run's deals."""
+    import json
+    import struct
+
+    from choco_envs.policy.checkpoint import load_policy
+    from choco_envs.train.compact import float16_copy
+
+    run = _trained_nim(tmp_path)
+    model, meta = load_policy(run)
+    copy = float16_copy(run)
+    assert copy == run.with_name("final.float16.safetensors")
+    with copy.open("rb") as f:
+        (n,) = struct.unpack("<Q", f.read(8))
+        header = json.loads(f.read(n))
+    header.pop("__metadata__")
+    assert {entry["dtype"] for entry in header.values()} == {"F16"}
+    data = lambda p: p.stat().st_size - 8 - struct.unpack("<Q", p.read_bytes()[:8])[0]  # noqa: E731
+    assert data(copy) * 2 == data(run)
+    half, half_meta = load_policy(copy)
+    for name, tensor in model.state_dict().items():
+        assert half.state_dict()[name].dtype == torch.float32  # widened on load
+        assert torch.equal(half.state_dict()[name], tensor.half().float())
+    assert half_meta["weights"] == {
+        "dtype": "float16", "rounded_from": file_sha256(run), "arena_before": meta["arena"],
+    }  # fmt: skip
+    for opponent in ("random", "greedy"):  # the same games on the same deals
+        again, before = half_meta["arena"][opponent], meta["arena"][opponent]
+        assert (again["games"], again["seed"]) == (before["games"], before["seed"])
+    # measured again, not copied: a file whose stored figure no network earns
+    meta["arena"]["random"] = result(0.123)
+    marked = save_checkpoint(tmp_path / "marked.safetensors", model, meta)
+    remeasured = read_metadata(float16_copy(marked))
+    assert remeasured["weights"]["arena_before"]["random"]["win_rate"] == 0.123
+    assert (
+        remeasured["arena"]["random"]["win_rate"]
+        == half_meta["arena"]["random"]["win_rate"]
+        != 0.123
+    )
+    with pytest.raises(ConfigError, match="holds float16 weights already"):
+        float16_copy(copy)
+    root = tmp_path / "shipped"
+    shipped = ship(run, root, float16=True, command="choco ship final.safetensors --float16")
+    assert file_sha256(shipped) == file_sha256(copy)
+    assert (
+        "float16 weights: the figures below are the rounded network's"
+        in (root / "README.md").read_text()
+    )
+
+
+def test_a_checkpoint_of_another_dtype_is_refused(tmp_path: Path) -> None:
+    import json
+    import struct
+
+    from choco_envs.core.errors import CheckpointError
+    from choco_envs.policy.checkpoint import read_header
+
+    path = checkpoint(tmp_path / "run.safetensors")
+    raw = path.read_bytes()
+    (n,) = struct.unpack("<Q", raw[:8])
+    header = json.loads(raw[8 : 8 + n])
+    name = next(k for k in header if k != "__metadata__")
+    header[name]["dtype"] = "BF16"
+    text = json.dumps(header).encode()
+    path.write_bytes(struct.pack("<Q", len(text)) + text + raw[8 + n :])
+    with pytest.raises(CheckpointError, match=r"has dtype 'BF16', not F32 or F16"):
+        read_header(path)
