@@ -64,6 +64,7 @@ def test_one_config_per_env_edition_and_engine() -> None:
         "chocolate_factory_v2/ppo_tables.yaml",
         "chocolates_v0/ppo_tables.yaml",
         "chocolatiers_v1/ppo_tables_classic.yaml",
+        "chocolatiers_v1/ppo_tables_standard.yaml",
     }
     editions = {build(Args, load_yaml(p)).options.get("edition") for p in CONFIGS}
     assert {"standard", "classic"} <= editions

@@ -288,9 +288,23 @@ def test_the_catalog_lists_every_env_and_only_settable_options(client: Any) -> N
     assert {"options": {"edition": "classic"}, "min": 2, "max": 4} in chocolatiers
 
 
-def test_the_lobby_offers_only_bots_that_can_be_made(client: Any) -> None:
-    # no file covers a 3-player standard Chocolatiers table (its many-table file is over
-    # the size budget); a 3-player Chocolates table is covered by ppo_tables
+def test_the_lobby_offers_only_bots_that_can_be_made(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    from choco_envs.policy.checkpoint import ENV_VAR, checkpoint_dir
+
+    # a checkpoints folder with only the 2-player standard Chocolatiers file: no file
+    # covers a 3-player standard table there (every shipped table is covered today)
+    shipped = checkpoint_dir()
+    assert shipped is not None
+    (tmp_path / "chocolatiers_v1").mkdir()
+    shutil.copy(
+        shipped / "chocolatiers_v1" / "ppo_standard.safetensors", tmp_path / "chocolatiers_v1"
+    )
+    shutil.copytree(shipped / "chocolates_v0", tmp_path / "chocolates_v0")
+    monkeypatch.setenv(ENV_VAR, str(tmp_path))
     found = client.post(
         "/api/bots",
         json={"env_id": "chocolatiers_v1", "options": {"num_players": 3, "edition": "standard"}},
@@ -298,6 +312,12 @@ def test_the_lobby_offers_only_bots_that_can_be_made(client: Any) -> None:
     by_spec = {b["spec"]: b for b in found}
     assert by_spec["random"]["ok"] and by_spec["greedy"]["ok"]
     assert not by_spec["ppo"]["ok"] and "no checkpoint is shipped" in by_spec["ppo"]["reason"]
+    two = client.post(
+        "/api/bots",
+        json={"env_id": "chocolatiers_v1", "options": {"num_players": 2, "edition": "standard"}},
+    ).json()["bots"]
+    assert {b["spec"]: b for b in two}["ppo"]["ok"]
+    # a 3-player Chocolates table is covered by ppo_tables
     found = client.post(
         "/api/bots", json={"env_id": "chocolates_v0", "options": {"num_players": 3}}
     ).json()["bots"]
