@@ -55,7 +55,6 @@ STATION_SIZE = len(cp.VARIETY_NAMES) + 6 + 6 + 1 + 6
 _BITS = [tuple(float(mask >> i & 1) for i in range(6)) for mask in range(64)]
 #: one-hot rows by variety; index -1 or 9 is the all-zeros row (free station, empty slot)
 _VARIETY = [tuple(float(v == w) for w in range(9)) for v in range(9)] + [(0.0,) * 9]
-_MISSING = [m / 6.0 for m in range(7)]
 
 
 def action_ranges() -> list[tuple[int, int, str]]:
@@ -70,34 +69,6 @@ def action_ranges() -> list[tuple[int, int, str]]:
         (PACK, CHOOSE - 1, "pack into package slot"),
         (CHOOSE, NUM_ACTIONS - 1, "new variety for the freed station"),
     ]
-
-
-def _station_table(game: ChocolateFactoryRules) -> np.ndarray:
-    """Rows by ``(variety + 1) * 128 + placed * 2 + special``: variety one-hot (9),
-    machines needed (6), machines placed (6), special placed (1)."""
-    table = np.zeros((10 * 128, 22), dtype=np.float32)
-    for var in range(-1, 9):
-        needed = game.machine_mask[var] if var >= 0 else 0
-        for placed in range(64):
-            for special in range(2):
-                row = table[(var + 1) * 128 + placed * 2 + special]
-                row[0:9] = _VARIETY[var]
-                row[9:15] = _BITS[needed]
-                row[15:21] = _BITS[placed]
-                row[21] = special
-    return table
-
-
-def _package_table() -> np.ndarray:
-    """Rows by ``(slot variety + 2) * 5 + fill``: variety one-hot (9), fill (/4), open."""
-    table = np.zeros((11 * 5, 11), dtype=np.float32)
-    for pv in range(CLOSED, 9):
-        for fill in range(5):
-            row = table[(pv + 2) * 5 + fill]
-            row[0:9] = _VARIETY[pv if pv >= 0 else 9]
-            row[9] = fill / 4.0
-            row[10] = float(pv != CLOSED)
-    return table
 
 
 def _layout(game: ChocolateFactoryRules) -> Layout:
@@ -148,66 +119,120 @@ def _layout(game: ChocolateFactoryRules) -> Layout:
     return lay
 
 
-def flat_encoder(game: ChocolateFactoryRules) -> Encoder[FactoryState]:
-    """The ``flat`` encoder: one float32 vector, every value in [0, 1]. Stations and
-    packages are filled from lookup tables in a few numpy operations (the hot path)."""
+def _board_ints(s: FactoryState) -> array[int]:
+    """The state's ints that the board part of ``flat`` reads, one signed byte each (all
+    lie in -2..63), in the order :func:`_board` names them: variety, package variety
+    (the signed ones), then placed, special, missing, package fill, package owners, dice."""
+    ints = array("b", s.variety + s.pkg_variety)
+    ints.frombytes(bytes([*s.placed, *s.special, *s.missing, *s.pkg_fill, *s.pkg_owners, *s.dice]))
+    return ints
+
+
+def _board(game: ChocolateFactoryRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The board part of ``flat`` (dice, stations, packages: every entry before the
+    status) as one gather: entry ``j`` for the observer ``p`` is ``values[base[j] +
+    x[source[p, j]]]``, x being :func:`_board_ints`. Every entry reads one state int (of
+    the observer's seat order, through ``source``), so each column is a small table of
+    that int's values, written once here. Returns (values, base, source)."""
     n, slots = game.num_players, game.slots
-    lay = _layout(game)
-    stations = slice(lay["p0_stations"].start, lay[f"p{n - 1}_stations"].stop)
-    packages = lay["packages"]
-    status_start = lay["p0_status"].start
+    # where each list of the state lies in x (see _board_ints)
+    x_variety, x_pkg_variety = 0, 4 * n
+    x_placed = x_pkg_variety + slots
+    x_special = x_placed + 4 * n
+    x_missing = x_special + 4 * n
+    x_fill = x_missing + 24 * n
+    x_owners = x_fill + slots
+    x_dice = x_owners + slots * n
+    values: list[float] = []
+    offsets: dict[str, int] = {}
+    base: list[int] = []
+    source: list[list[int]] = []
+
+    def column(name: str, lowest: int, table: Sequence[float], where: list[int]) -> None:
+        """The next entry: ``table[i - lowest]`` where the state int ``x[where[p]]`` is i."""
+        if name not in offsets:
+            offsets[name] = len(values) - lowest
+            values.extend(table)
+        base.append(offsets[name])
+        source.append(where)
+
+    seats = [[(p + r) % n for p in range(n)] for r in range(n)]  # seats[r][observer]
     dice_scale = np.array([1.0 / n] * 12 + [1.0 / game.special_dice] * 12, dtype=np.float32)
+    for f in range(DICE):  # counts per face, 0..n
+        scale = float(dice_scale[f])
+        column(f"dice{f}", 0, [c * scale for c in range(n + 1)], [x_dice + f] * n)
+    varieties = range(-1, len(cp.VARIETY_NAMES))  # -1: a free station
+    for r in range(n):
+        for st in range(4):
+            k = [seat * 4 + st for seat in seats[r]]
+            for c in range(9):
+                column(f"variety{c}", -1, [_VARIETY[v][c] for v in varieties],
+                       [x_variety + kk for kk in k])  # fmt: skip
+            for m in range(6):
+                needed = [_BITS[game.machine_mask[v] if v >= 0 else 0][m] for v in varieties]
+                column(f"needed{m}", -1, needed, [x_variety + kk for kk in k])
+            for m in range(6):
+                column(f"placed{m}", 0, [_BITS[pl][m] for pl in range(64)],
+                       [x_placed + kk for kk in k])  # fmt: skip
+            column("special", 0, [0.0, 1.0], [x_special + kk for kk in k])
+            for i in range(6):
+                column("missing", 0, [m * (1.0 / 6) for m in range(7)],
+                       [x_missing + kk * 6 + i for kk in k])  # fmt: skip
+    slot_varieties = range(CLOSED, len(cp.VARIETY_NAMES))  # CLOSED, EMPTY, varieties
+    for slot in range(slots):
+        for c in range(9):
+            column(f"slot_variety{c}", CLOSED, [_VARIETY[v][c] for v in slot_varieties],
+                   [x_pkg_variety + slot] * n)  # fmt: skip
+        fills = [f / 4.0 for f in range(cp.PACKAGE_SIZE + 1)]
+        column("fill", 0, fills, [x_fill + slot] * n)
+        column("open", CLOSED, [float(v != CLOSED) for v in slot_varieties],
+               [x_pkg_variety + slot] * n)  # fmt: skip
+        for r in range(n):
+            bars = [b * 0.25 for b in range(cp.PACKAGE_SIZE + 1)]
+            column("owned_bars", 0, bars, [x_owners + slot * n + seat for seat in seats[r]])
+    return (
+        np.array(values, dtype=np.float32),
+        np.array(base, dtype=np.intp),
+        np.array(source, dtype=np.intp).T.copy(),
+    )
+
+
+def flat_encoder(game: ChocolateFactoryRules) -> Encoder[FactoryState]:
+    """The ``flat`` encoder: one float32 vector, every value in [0, 1]. The board (dice,
+    stations, packages) is one gather from tables (:func:`_board`), the status a short
+    list (the hot path)."""
+    n = game.num_players
+    lay = _layout(game)
+    status_start = lay["p0_status"].start
+    board_values, board_base, board_source = _board(game)
+    assert len(board_base) == status_start, "the board gather covers every entry before p0_status"
     max_apps, pkg_total, total_rolls = game.max_apps, game.package_total, game.total_rolls
     onehot_n = [tuple(float(i == j) for j in range(n)) for i in range(n)] + [(0.0,) * n]
     phase_rows = [(1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0), (0.0, 0.0, 0.0)]
     station_rows = [tuple(float(i == j) for j in range(4)) for i in range(4)] + [(0.0,) * 4]
-    station_table, package_table = _station_table(game), _package_table()
-    # offsets into one int array made from the state's lists (see ``fill``)
-    o_var, o_placed, o_special, o_missing = 0, 4 * n, 8 * n, 12 * n
-    o_pv, o_fill, o_owners = 36 * n, 36 * n + slots, 36 * n + 2 * slots
-    o_dice = o_owners + slots * n
-    station_rows_by_player = [
-        np.array([((p + r) % n) * 4 + st for r in range(n) for st in range(4)]) for p in range(n)
-    ]
-    owner_columns = [np.array([(p + r) % n for r in range(n)]) for p in range(n)]
+    seat_order = [[(p + r) % n for r in range(n)] for p in range(n)]
+    #: by applications: (applications / cap, at the cap: the master available)
+    apps_rows = [(a / max_apps, float(a == max_apps)) for a in range(max_apps + 1)]
 
     def fill(s: FactoryState, player: int, out: np.ndarray) -> None:
-        ints = np.frombuffer(
-            array("q", s.variety + s.placed + s.special + s.missing + s.pkg_variety
-                  + s.pkg_fill + s.pkg_owners + s.dice),
-            dtype=np.int64,
-        )  # fmt: skip
-        rows = station_rows_by_player[player]
-        code = (ints[o_var:o_placed] + 1) * 128 + ints[o_placed:o_special] * 2
-        code += ints[o_special:o_missing]
-        view = out[stations].reshape(4 * n, STATION_SIZE)
-        view[:, :22] = station_table.take(code.take(rows), axis=0)
-        view[:, 22:] = ints[o_missing:o_pv].reshape(4 * n, 6).take(rows, axis=0) * (1.0 / 6)
-        pkg = out[packages].reshape(slots, 11 + n)
-        pkg_code = (ints[o_pv:o_fill] + 2) * 5 + ints[o_fill:o_owners]
-        pkg[:, :11] = package_table.take(pkg_code, axis=0)
-        owners = ints[o_owners:o_dice].reshape(slots, n)
-        pkg[:, 11:] = owners.take(owner_columns[player], axis=1) * 0.25
-        out[:24] = ints[o_dice:] * dice_scale
+        x = np.frombuffer(_board_ints(s), dtype=np.int8)
+        out[:status_start] = board_values.take(board_base + x.take(board_source[player]))
         out[status_start:] = np.frombuffer(array("f", _rest(s, player)), dtype=np.float32)
 
     def _rest(s: FactoryState, player: int) -> list[float]:
         """Status of every player, the clock and the turn, as a list."""
         scores = game.scores(s)
+        apps, finished, storage = s.apps, s.finished, s.storage
         v: list[float] = []
-        for r in range(n):
-            p = (player + r) % n
-            apps = s.apps[p]
+        for p in seat_order[player]:
+            v += apps_rows[apps[p]]
             v += (
-                apps / max_apps,
-                float(apps == max_apps),
                 min(scores[p] / SCORE_SCALE, 1.0),
-                min(s.finished[p] / FINISHED_SCALE, 1.0),
-                min(s.storage[p] / STORAGE_SCALE, 1.0),
+                min(finished[p] / FINISHED_SCALE, 1.0),
+                min(storage[p] / STORAGE_SCALE, 1.0),
             )
         over = s.phase == 3
-        v.append(s.supply_left / pkg_total)
-        v.append(s.time_left / total_rolls)
+        v += (s.supply_left / pkg_total, s.time_left / total_rolls)
         v += onehot_n[n if over else (s.roller + s.pick_index - player) % n]
         v += onehot_n[(s.roller - player) % n]
         v += phase_rows[s.phase]
@@ -217,90 +242,45 @@ def flat_encoder(game: ChocolateFactoryRules) -> Encoder[FactoryState]:
         v.append(float(s.resume_pick and s.phase in (1, 2)))
         return v
 
-    # ---- the same numbers for many states at once (``fill_batch``): each state's ints in
-    # three rows (small signed, small non-negative, wide), converted as bytes, then the
-    # tables and rotations above applied to all states together
-    signed_n = 4 * n + slots + 2  # variety, pkg_variety, pending variety and station
-    u_placed, u_special, u_missing = 0, 4 * n, 8 * n
-    u_fill, u_owners = 32 * n, 32 * n + slots
-    u_dice = u_owners + slots * n
-    u_apps = u_dice + 24
-    u_misc = u_apps + n  # roller, pick_index, phase, resume_pick
-    w_finished, w_storage, w_misc = 3 * n, 4 * n, 5 * n  # after the three point lists
-    station_rows_all = np.stack(station_rows_by_player)
-    owner_columns_all = np.stack(owner_columns)
-    seats_all = np.array([[(p + r) % n for r in range(n)] for p in range(n)])
+    # ---- the same numbers for many states at once (``fill_batch``): the board by the
+    # same gather for all states together; the status from one row of ints per state
+    w_points, w_finished, w_storage = n, 4 * n, 5 * n  # after apps; points: three lists
+    w_misc = 6 * n  # supply_left, time_left, roller, pick_index, phase, resume_pick,
+    # pending_variety, pending_station
+    seats_all = np.array(seat_order)
     onehot_n_all = np.array(onehot_n, dtype=np.float64)
     phase_all = np.array(phase_rows, dtype=np.float64)
     variety_all = np.array(_VARIETY, dtype=np.float64)
     station_all = np.array(station_rows, dtype=np.float64)
     status_size = lay.size - status_start
-    dice_scale64 = dice_scale.astype(np.float64)
 
     def fill_batch(states: Sequence[FactoryState], players: Sequence[int], out: np.ndarray) -> None:
         count = len(states)
-        signed, small, wide = [], [], []
-        for s in states:
-            signed.append(
-                array("b", [*s.variety, *s.pkg_variety, s.pending_variety, s.pending_station])
-            )
-            small.append(
-                bytearray(
-                    [
-                        *s.placed,
-                        *s.special,
-                        *s.missing,
-                        *s.pkg_fill,
-                        *s.pkg_owners,
-                        *s.dice,
-                        *s.apps,
-                        s.roller,
-                        s.pick_index,
-                        s.phase,
-                        s.resume_pick,
-                    ]
-                )
-            )
-            wide.append(
+        x = np.frombuffer(b"".join([_board_ints(s) for s in states]), dtype=np.int8)
+        who = np.asarray(players, dtype=np.intp)
+        index = board_source[who]  # positions in each state's ints, then in all of x
+        index += np.arange(0, x.size, x.size // count)[:, None]
+        np.add(board_base, x.take(index), out=index)
+        out[:, :status_start] = board_values.take(index)
+        wide = b"".join(
+            [
                 array(
                     "q",
-                    [
-                        *s.variety_points,
-                        *s.refine_points,
-                        *s.bonus_points,
-                        *s.finished,
-                        *s.storage,
-                        s.supply_left,
-                        s.time_left,
-                    ],
+                    [*s.apps, *s.variety_points, *s.refine_points, *s.bonus_points,
+                     *s.finished, *s.storage, s.supply_left, s.time_left, s.roller,
+                     s.pick_index, s.phase, s.resume_pick, s.pending_variety,
+                     s.pending_station],
                 )
-            )
-        # fmt: skip
-        sig = np.frombuffer(b"".join(signed), dtype=np.int8).reshape(count, signed_n)
-        sig = sig.astype(np.int64)
-        ints = np.frombuffer(b"".join(small), dtype=np.uint8).reshape(count, -1)
-        ints = ints.astype(np.int64)
-        wid = np.frombuffer(b"".join(wide), dtype=np.int64).reshape(count, -1)
-        who = np.asarray(players, dtype=np.intp)
-        rows = station_rows_all[who]
-        code = (sig[:, : 4 * n] + 1) * 128 + ints[:, u_placed:u_special] * 2
-        code += ints[:, u_special:u_missing]
-        view = out[:, stations].reshape(count, 4 * n, STATION_SIZE)
-        view[:, :, :22] = station_table[np.take_along_axis(code, rows, axis=1)]
-        missing = ints[:, u_missing:u_fill].reshape(count, 4 * n, 6)
-        view[:, :, 22:] = np.take_along_axis(missing, rows[:, :, None], axis=1) * (1.0 / 6)
-        pkg = out[:, packages].reshape(count, slots, 11 + n)
-        pkg[:, :, :11] = package_table[
-            (sig[:, 4 * n : 4 * n + slots] + 2) * 5 + ints[:, u_fill:u_owners]
-        ]
-        owners = ints[:, u_owners:u_dice].reshape(count, slots, n)
-        columns = owner_columns_all[who][:, None, :]
-        pkg[:, :, 11:] = np.take_along_axis(owners, columns, axis=2) * 0.25
-        out[:, :24] = ints[:, u_dice:u_apps] * dice_scale64
+                for s in states
+            ]
+        )  # fmt: skip
+        wid = np.frombuffer(wide, dtype=np.int64).reshape(count, -1)
         # status: per seat relative to the observer, then the clock and the turn
         seats = seats_all[who]
-        apps = np.take_along_axis(ints[:, u_apps:u_misc], seats, axis=1)
-        points = wid[:, :n] + wid[:, n : 2 * n] + wid[:, 2 * n : 3 * n]
+        apps = np.take_along_axis(wid[:, :n], seats, axis=1)
+        points = wid[:, w_points : w_points + n]
+        points = points + wid[:, w_points + n : w_points + 2 * n]
+        points = points + wid[:, w_points + 2 * n : w_finished]
         status = np.empty((count, n, 5), dtype=np.float64)
         status[:, :, 0] = apps / max_apps
         status[:, :, 1] = apps == max_apps
@@ -309,14 +289,15 @@ def flat_encoder(game: ChocolateFactoryRules) -> Encoder[FactoryState]:
         status[:, :, 3] = np.minimum(finished / FINISHED_SCALE, 1.0)
         storage = np.take_along_axis(wid[:, w_storage:w_misc], seats, axis=1)
         status[:, :, 4] = np.minimum(storage / STORAGE_SCALE, 1.0)
-        roller, pick_index, phase, resume = (ints[:, u_misc + i] for i in range(4))
-        pending_variety, pending_station = sig[:, -2], sig[:, -1]
+        supply, time_left, roller, pick_index, phase, resume, pending_variety, pending_station = (
+            wid[:, w_misc + i] for i in range(8)
+        )
         over = phase == 3
         rest = np.empty((count, status_size), dtype=np.float64)
         rest[:, : 5 * n] = status.reshape(count, 5 * n)
         at = 5 * n
-        rest[:, at] = wid[:, w_misc] / pkg_total
-        rest[:, at + 1] = wid[:, w_misc + 1] / total_rolls
+        rest[:, at] = supply / pkg_total
+        rest[:, at + 1] = time_left / total_rolls
         at += 2
         rest[:, at : at + n] = onehot_n_all[np.where(over, n, (roller + pick_index - who) % n)]
         rest[:, at + n : at + 2 * n] = onehot_n_all[(roller - who) % n]

@@ -15,6 +15,7 @@ The action ids are defined below (the action table), as every game's rules defin
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from typing import Any
@@ -295,9 +296,8 @@ class ChocolateFactoryRules(Game[FactoryState]):
     def _pick_actions(self, s: FactoryState) -> list[int]:
         p = (s.roller + s.pick_index) % self.num_players
         d = s.dice
-        qty_faces = [q for q in range(5) if d[q]]
+        fitting = fitting_faces(tuple(d[DQ:DI]))  # by what is missing, the faces that fit
         ingredients = [i for i in range(6) if d[DI + i]]  # only these can pair
-        joker = d[5] > 0
         pairs: list[int] = []
         machines: list[int] = []
         specials: list[int] = []
@@ -309,20 +309,15 @@ class ChocolateFactoryRules(Game[FactoryState]):
             v = variety[k]
             base = k * 6
             for i in ingredients:
-                miss = missing[base + i]
-                if miss:
+                faces = fitting[min(missing[base + i], 6)]  # 6 or more: every face fits
+                if faces:
                     a = PAIR + (st * 6 + i) * 6
-                    pairs += [a + q for q in qty_faces if q < miss]
-                    if joker:
-                        pairs.append(a + 5)
-            open_machines = self.machine_mask[v] & ~placed[k]
-            if open_machines:
-                for m in range(6):
-                    if open_machines >> m & 1:
-                        if d[DM + m]:
-                            machines.append(MACHINE + st * 6 + m)
-                        if can_hire:
-                            masters.append(MASTER + st * 6 + m)
+                    pairs += [a + q for q in faces]
+            for m in BITS[self.machine_mask[v] & ~placed[k]]:  # the open machines
+                if d[DM + m]:
+                    machines.append(MACHINE + st * 6 + m)
+                if can_hire:
+                    masters.append(MASTER + st * 6 + m)
             sp = self.variety_special[v]
             if not s.special[k] and d[DS + sp]:
                 specials.append(SPECIAL + st * 6 + sp)
@@ -364,7 +359,7 @@ class ChocolateFactoryRules(Game[FactoryState]):
             if s.pick_index != 0:
                 return "only the roller rerolls, before anyone has picked"
             return None if s.apps[p] > 0 else "a reroll costs an application; none left"
-        kind, st, face = decode_station_action(a)
+        kind, st, face = STATION_ACTIONS[a]
         k = p * 4 + st
         v = s.variety[k]
         if kind == "master":
@@ -388,7 +383,7 @@ class ChocolateFactoryRules(Game[FactoryState]):
     def _master_refusal(self, s: FactoryState, a: int) -> str | None:
         """The master: the maximum of applications, and the machine placement rule."""
         p = self.current_player(s)
-        _, st, face = decode_station_action(a)
+        _, st, face = STATION_ACTIONS[a]
         k = p * 4 + st
         v = s.variety[k]
         if s.apps[p] != self.max_apps:
@@ -436,7 +431,7 @@ class ChocolateFactoryRules(Game[FactoryState]):
             self._place(s, p, a, rng)
 
     def _place(self, s: FactoryState, p: int, a: int, rng: random.Random) -> None:
-        kind, st, face = decode_station_action(a)
+        kind, st, face = STATION_ACTIONS[a]
         k = p * 4 + st
         if kind == "pair":
             ingredient, q = decode_pair(face)
@@ -466,7 +461,7 @@ class ChocolateFactoryRules(Game[FactoryState]):
         """The master hired at the pack or choose step: placed at once; the player then
         continues the step she interrupted. A variety she completes is finished as soon as
         the pending bar's station has its new variety (see :meth:`_choose`)."""
-        _, st, face = decode_station_action(a)
+        _, st, face = STATION_ACTIONS[a]
         s.apps[p] = 0
         s.masters[p] += 1
         s.placed[p * 4 + st] |= 1 << face
@@ -594,6 +589,22 @@ class ChocolateFactoryRules(Game[FactoryState]):
 
 
 JOKER = 5  # the quantity die's star face
+#: the set bits of every 6-bit mask, lowest first (machines open at a station)
+BITS = tuple(tuple(m for m in range(6) if mask >> m & 1) for mask in range(64))
+
+
+@functools.cache
+def fitting_faces(quantity_dice: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """By the amount of an ingredient still missing (0..6; more fits as 6 does), the quantity faces among
+    ``quantity_dice`` (counts per face) whose whole quantity fits there: face q shows
+    q + 1, the joker fits wherever something is missing. A few hundred rolls at most, so
+    cached."""
+    return tuple(
+        tuple(q for q in range(FACES) if quantity_dice[q] and (q == JOKER or q < miss))
+        if miss
+        else ()
+        for miss in range(7)
+    )
 
 
 def decode_pair(face: int) -> tuple[int, int]:
@@ -623,3 +634,7 @@ def decode_station_action(a: int) -> tuple[str, int, int]:
         return "special", st, face
     st, face = divmod(a - MASTER, 6)
     return "master", st, face
+
+
+#: ``decode_station_action`` of every action below PASS, looked up on the hot path of apply
+STATION_ACTIONS = tuple(decode_station_action(a) for a in range(PASS))

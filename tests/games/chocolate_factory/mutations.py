@@ -272,8 +272,8 @@ MUTATIONS = [
     # the whole quantity must fit: test_pair_must_fit_one_station (test_factory_turns.py)
     rule(
         "pair_offered_one_too_many",
-        "pairs.extend(a + q for q in qty_faces if q < miss)",
-        "pairs.extend(a + q for q in qty_faces if q <= miss)",
+        "if quantity_dice[q] and (q == JOKER or q < miss))",
+        "if quantity_dice[q] and (q == JOKER or q <= miss))",
         "Rulebook: Die ganze Menge muss in EINE deiner Stationen passen (the mask)",
     ),
     rule(
