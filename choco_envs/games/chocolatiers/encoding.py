@@ -123,6 +123,16 @@ class ChocolatiersObserver:
         self._tiles_key: list[int] = []
         self._tiles_value = np.zeros(0, dtype=np.float32)
         self.num_tile_rows = tile_rows(game)
+        #: ``one_hot[size][i]``: i one-hot among ``size`` (index -1, none: all 0); the
+        #: First flags of the seats are ``one_hot[n][first]``
+        self.one_hot = {
+            size: tuple(tuple(int(i == k) for k in range(size)) for i in range(size))
+            + ((0,) * size,)
+            for size in {NT, PHASES, n}
+        }
+        #: the last ``game.totals`` computed, and what it read (see ``totals``)
+        self._totals_key: list[int] = []
+        self._totals_value: list[int] = []
         #: a state's Sampler cells and tile rows, as bytes (``batch_rows``)
         self.signed_row = struct.Struct(f"<{36 * n}b{self.num_tile_rows}h")
 
@@ -198,29 +208,32 @@ class ChocolatiersObserver:
         out = hand + s.known + s.unknown
         out += [sum(hand[b : b + NT]) for b in range(0, NT * n, NT)]
         out += s.wilds + s.ntiles + s.points + s.n34
-        out += [int(first == q) for q in range(n)]
-        out += s.groups + self.game.totals(s)
+        out += self.one_hot[n][first]  # -1, nobody: all 0
+        out += s.groups + self.totals(s)
         out += s.tray
         out.append(len(s.deck))
         out += s.discard
         if s.reshuffled:
             out.append(1)
-            out += [s.deck.count(t) for t in range(NT)]
+            out += map(s.deck.count, range(NT))
         else:
             out += [0] * (NT + 1)
-        out += [len(st) for st in s.stacks]
-        phase = [0] * PHASES
-        phase[s.phase] = 1
-        out += phase
+        out += map(len, s.stacks)
+        out += self.one_hot[PHASES][s.phase]
         out += (s.actions_left, s.takes_left)
         out += s.to_pay
-        paying = [0] * NT
-        c = current_chocolate(s.to_pay)
-        if c >= 0:
-            paying[c] = 1
-        out += paying
+        out += self.one_hot[NT][current_chocolate(s.to_pay)]  # -1, nothing owed: all 0
         out += (s.turn // n, int(first >= 0))
         return out
+
+    def totals(self, s: ChocolatiersState) -> list[int]:
+        """``game.totals(s)``, the last result kept: it reads only First, the wilds, the
+        boxed tiles' points and 3-or-4 counts and the groups, which change a few times a
+        game (a test ties the two)."""
+        key = [s.first, *s.wilds, *s.points, *s.n34, *s.groups]
+        if key != self._totals_key:
+            self._totals_key, self._totals_value = key, self.game.totals(s)
+        return self._totals_value
 
     def raw_scalars_batch(self, ints: np.ndarray) -> np.ndarray:
         """(B, raw scalars) float32: ``raw_scalars`` of every state, row for row, from the
@@ -271,11 +284,11 @@ class ChocolatiersObserver:
         counts, signed = [], []
         pack, standard = self.signed_row.pack, self.standard
         for s, p in zip(states, players, strict=True):
-            deck = [s.deck.count(t) for t in range(NT)] if s.reshuffled else no_deck
+            deck = map(s.deck.count, range(NT)) if s.reshuffled else no_deck
             counts.append(
                 [*s.hand, *s.known, *s.unknown, *s.wilds, *s.ntiles, *s.points, *s.n34,
                  *s.groups, *s.tray, len(s.deck), *s.discard, int(s.reshuffled), *deck,
-                 *[len(st) for st in s.stacks], s.phase, s.actions_left, s.takes_left,
+                 *map(len, s.stacks), s.phase, s.actions_left, s.takes_left,
                  *s.to_pay, s.turn // n, s.first + 1]
             )  # fmt: skip
             cut, sampler, reserved = p * 36, s.cells, s.reserved
@@ -295,8 +308,12 @@ class ChocolatiersObserver:
         return ints.reshape(count, -1).astype(np.int64), np.concatenate([cells, tiles], 1)
 
     def scalars(self, s: ChocolatiersState, player: int) -> np.ndarray:
-        raw = np.asarray(self.raw_scalars(s), dtype=np.float32)
-        return raw[self.gather[player]] * self.scale
+        raw = self.raw_scalars(s)
+        try:  # every raw scalar is a count in 0..255: converted as bytes, in one call
+            values = np.frombuffer(bytes(raw), dtype=np.uint8)
+        except ValueError:  # one past 255: convert the slow way
+            values = np.asarray(raw, dtype=np.float32)
+        return values[self.gather[player]] * self.scale
 
     def tile_rows(self, s: ChocolatiersState, player: int) -> list[int]:
         """Tile ids (or -1) of the display, the tile being boxed, then (standard) each

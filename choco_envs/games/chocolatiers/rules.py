@@ -35,6 +35,7 @@ from choco_envs.games.chocolatiers.components import (
     default_components,
     load_components,
 )
+from choco_envs.games.chocolatiers.fast import Affordable, shuffle_hidden
 from choco_envs.games.chocolatiers.sampler import (
     EMPTY as EMPTY,
 )
@@ -239,27 +240,28 @@ class ChocolatiersState:
     over: bool
 
     def copy(self) -> ChocolatiersState:
-        c = ChocolatiersState.__new__(ChocolatiersState)
-        c.hand = self.hand[:]
-        c.known = self.known[:]
-        c.unknown = self.unknown[:]
-        c.cells = self.cells[:]
-        c.slots = self.slots[:]
-        c.rots = self.rots[:]
-        c.occ = self.occ[:]
-        c.ntiles = self.ntiles[:]
-        c.points = self.points[:]
-        c.n34 = self.n34[:]
-        c.wilds = self.wilds[:]
-        c.reserved = self.reserved[:]
-        c.groups = self.groups[:]
-        c.deck = self.deck[:]
+        """Every list copied (search copies states all the time: list.copy, not deepcopy)."""
+        c = object.__new__(ChocolatiersState)
+        c.hand = self.hand.copy()
+        c.known = self.known.copy()
+        c.unknown = self.unknown.copy()
+        c.cells = self.cells.copy()
+        c.slots = self.slots.copy()
+        c.rots = self.rots.copy()
+        c.occ = self.occ.copy()
+        c.ntiles = self.ntiles.copy()
+        c.points = self.points.copy()
+        c.n34 = self.n34.copy()
+        c.wilds = self.wilds.copy()
+        c.reserved = self.reserved.copy()
+        c.groups = self.groups.copy()
+        c.deck = self.deck.copy()
         c.reshuffled = self.reshuffled
-        c.discard = self.discard[:]
-        c.tray = self.tray[:]
-        c.display = self.display[:]
-        c.stacks = [st[:] for st in self.stacks]
-        c.unused = self.unused[:]
+        c.discard = self.discard.copy()
+        c.tray = self.tray.copy()
+        c.display = self.display.copy()
+        c.stacks = list(map(list.copy, self.stacks))
+        c.unused = self.unused.copy()
         c.first = self.first
         c.player = self.player
         c.phase = self.phase
@@ -267,7 +269,7 @@ class ChocolatiersState:
         c.takes_left = self.takes_left
         c.pending = self.pending
         c.box_from = self.box_from
-        c.to_pay = self.to_pay[:]
+        c.to_pay = self.to_pay.copy()
         c.turn = self.turn
         c.over = self.over
         return c
@@ -330,6 +332,8 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         self.tile_text = tuple(t.text() for t in comp.tiles)
         self.tile_points = tuple(t.points for t in comp.tiles)
         self.tile_cost = tuple(list(t.cost) for t in comp.tiles)
+        #: ``affordable(hand, base)``: the tiles that hand pays, a bitmask (remembered)
+        self.affordable = Affordable(self.tile_cost)
         self.rotated = tuple(tuple(rotate(t.spaces, r) for r in range(4)) for t in comp.tiles)
         self.score_names = tuple(name for name, _ in comp.score_tiles)
         self.score_values = tuple(pts for _, pts in comp.score_tiles)
@@ -420,13 +424,9 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         if K_EXCHANGE in kinds and sum(tray) >= self.exchange_min_tray:
             acts += [GIVE + t for t in range(NT) if hand[base + t]]
         if K_BOX in kinds and s.ntiles[p] < MAX_TILES:
-            cost, own = self.tile_cost, hand[base : base + NT]
-            acts += [
-                BOX + i
-                for i, tile in enumerate(s.display)
-                if tile >= 0 and payable(own, 0, cost[tile])
-            ]
-            if s.reserved[p] >= 0 and payable(own, 0, cost[s.reserved[p]]):
+            able = self.affordable(hand, base)
+            acts += [BOX + i for i, tile in enumerate(s.display) if tile >= 0 and able >> tile & 1]
+            if s.reserved[p] >= 0 and able >> s.reserved[p] & 1:
                 acts.append(BOX_RESERVED)
         if K_RESERVE in kinds and s.reserved[p] < 0 and s.wilds[p] > 0:
             acts += [RESERVE + i for i, tile in enumerate(s.display) if tile >= 0]
@@ -784,32 +784,33 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         paying is known to afford its tile: its unseen cards are drawn among those that
         let it finish paying, weighted by how many ways the pool deals them."""
         d = s.copy()
-        n = self.num_players
-        others = [q for q in range(n) if q != player and s.unknown[q]]
-        pool = [0] * NT  # counts of the cards hidden from ``player``
+        others = [q for q in range(self.num_players) if q != player and s.unknown[q]]
+        # counts of the cards hidden from ``player``: the deck (before its first reshuffle)
+        # and the unseen cards of the others, whose hands keep only their known cards
+        pool = [0] * NT if s.reshuffled else [s.deck.count(t) for t in range(NT)]
+        hand, known = s.hand, s.known
         for q in others:
+            at = q * NT
             for t in range(NT):
-                pool[t] += s.hand[q * NT + t] - s.known[q * NT + t]
-        if not s.reshuffled:
-            for t in s.deck:
-                pool[t] += 1
-        for q in others:
-            d.hand[q * NT : q * NT + NT] = s.known[q * NT : q * NT + NT]
+                pool[t] += hand[at + t] - known[at + t]
+            d.hand[at : at + NT] = known[at : at + NT]
         paying = s.player if s.phase == PAY and s.player in others else -1
         if paying >= 0:
             drawn = self._draw_able_to_pay(d, paying, s.unknown[paying], pool, rng)
             for t in range(NT):
                 d.hand[paying * NT + t] += drawn[t]
                 pool[t] -= drawn[t]
-        cards = [t for t in range(NT) for _ in range(pool[t])]
-        shuffle(rng, cards)
+        cards: list[int] = []
+        for t in range(NT):
+            cards += [t] * pool[t]
+        shuffle_hidden(rng, cards)
         for q in others:
             if q != paying:
                 for _ in range(s.unknown[q]):
                     d.hand[q * NT + cards.pop()] += 1
         if s.reshuffled:
             cards = sorted(s.deck)
-            shuffle(rng, cards)
+            shuffle_hidden(rng, cards)
         d.deck = cards
         if self.classic:
             self._resample_classic_tiles(d, rng)
@@ -839,7 +840,7 @@ class ChocolatiersRules(Game[ChocolatiersState]):
     def _resample_standard_stack(d: ChocolatiersState, rng: random.Random) -> None:
         """The face-down stack: its tiles are known (those not seen), not their order."""
         stack = sorted(d.stacks[0])
-        shuffle(rng, stack)
+        shuffle_hidden(rng, stack)
         d.stacks[0] = stack
 
     @staticmethod
@@ -847,7 +848,7 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         """The tiles under the stack tops and those back in the box are one unseen pool:
         dealt again into the same places."""
         pool = sorted([t for st in d.stacks for t in st] + d.unused)
-        shuffle(rng, pool)
+        shuffle_hidden(rng, pool)
         for st in d.stacks:
             for i in range(len(st)):
                 st[i] = pool.pop()

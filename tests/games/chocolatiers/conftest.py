@@ -11,6 +11,7 @@ LATER = (
     "test_chocolatiers_observation.py",
     "test_chocolatiers_hidden.py",
     "test_chocolatiers_records.py",
+    "test_chocolatiers_fast_forms.py",
     "test_chocolatiers_bots.py",
 )
 

@@ -1,0 +1,118 @@
+"""Chocolatiers' fast forms, each tied to the plain form it stands for: the shuffle of
+``determinize`` (the core shuffle's permutation and draws), the memo of affordable tiles
+(``payable``), the observer's kept totals (``game.totals``) and its scalars read as bytes
+(the plain float conversion)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+
+from choco_envs.core.game import shuffle
+from choco_envs.games.chocolatiers.encoding import ChocolatiersObserver
+from choco_envs.games.chocolatiers.fast import SHUFFLE_STEPS, shuffle_hidden
+from choco_envs.games.chocolatiers.rules import NT, ChocolatiersState, payable
+
+from .helpers import fresh
+
+
+def random_states(edition: str, players: int, seed: int) -> list[ChocolatiersState]:
+    """Every state of a random game until its end, copied."""
+    game, s, rng = fresh(edition, players, seed)
+    states = []
+    while not game.is_over(s):
+        states.append(s.copy())
+        game.apply(s, rng.choice(game.legal_actions(s)), rng)
+    return states
+
+
+@pytest.mark.parametrize("length", [*range(len(SHUFFLE_STEPS)), len(SHUFFLE_STEPS) + 5])
+def test_shuffle_hidden_is_the_core_shuffle_draw_for_draw(length: int) -> None:
+    """The same permutation as ``core.game.shuffle`` (and ``random.Random.shuffle``) and
+    the random stream left in the same place, for every length (past the table too)."""
+    for seed in range(40):
+        fast, core, plain = list(range(length)), list(range(length)), list(range(length))
+        r_fast, r_core, r_plain = random.Random(seed), random.Random(seed), random.Random(seed)
+        shuffle_hidden(r_fast, fast)
+        shuffle(r_core, core)
+        r_plain.shuffle(plain)
+        assert fast == core == plain
+        assert r_fast.getstate() == r_core.getstate() == r_plain.getstate()
+
+
+def test_shuffle_hidden_leaves_other_rngs_to_their_own_shuffle() -> None:
+    class Counting(random.Random):
+        calls = 0
+
+        def shuffle(self, x: list) -> None:  # type: ignore[override]
+            Counting.calls += 1
+            super().shuffle(x)
+
+    items = list(range(10))
+    shuffle_hidden(Counting(3), items)
+    assert Counting.calls == 1 and sorted(items) == list(range(10))
+
+
+@pytest.mark.parametrize("edition", ["standard", "classic"])
+def test_affordable_is_payable_of_every_tile(edition: str) -> None:
+    """``affordable`` (remembered by hand) says of each tile what ``payable`` says, for
+    every hand of up to 5 cards, asked at any seat's place in the flat hand list, and
+    again once remembered."""
+    game, _, _ = fresh(edition, 3)
+    for size in range(6):
+        for combo in itertools.combinations_with_replacement(range(NT), size):
+            own = [combo.count(t) for t in range(NT)]
+            want = [payable(own, 0, cost) for cost in game.tile_cost]
+            for seat in range(3):
+                hands = [0] * (3 * NT)
+                hands[seat * NT : seat * NT + NT] = own
+                for _ in range(2):
+                    able = game.affordable(hands, seat * NT)
+                    assert [bool(able >> t & 1) for t in range(game.num_tiles)] == want
+
+
+@pytest.mark.parametrize("edition", ["standard", "classic"])
+def test_observer_totals_are_the_game_totals_at_every_step(edition: str) -> None:
+    """The observer keeps its last totals; along a game, and after any field totals
+    read is changed in place, they are ``game.totals`` of the state at hand."""
+    game, _, _ = fresh(edition, 4, seed=3)
+    obs = ChocolatiersObserver(game)
+    for s in random_states(edition, 4, seed=3):
+        assert obs.totals(s) == game.totals(s)
+    s = random_states(edition, 4, seed=5)[-1]
+    assert obs.totals(s) == game.totals(s)
+    edits = [
+        ("first", lambda x: setattr(x, "first", (x.first + 2) % 4)),
+        ("wilds", lambda x: x.wilds.__setitem__(1, x.wilds[1] + 1)),
+        ("points", lambda x: x.points.__setitem__(2, x.points[2] + 7)),
+        ("n34", lambda x: x.n34.__setitem__(3, x.n34[3] + 2)),
+        ("groups", lambda x: x.groups.__setitem__(NT + 4, x.groups[NT + 4] + 9)),
+    ]
+    for _name, edit in edits:
+        edit(s)
+        assert obs.totals(s) == game.totals(s)
+
+
+def plain_scalars(obs: ChocolatiersObserver, s: ChocolatiersState, player: int) -> np.ndarray:
+    raw = np.asarray(obs.raw_scalars(s), dtype=np.float32)
+    return raw[obs.gather[player]] * obs.scale
+
+
+@pytest.mark.parametrize("edition", ["standard", "classic"])
+def test_scalars_read_as_bytes_are_the_plain_conversion(edition: str) -> None:
+    """Scalars converted as bytes equal the plain float conversion, bit for bit, at every
+    step and for every seat; a count past 255 takes the plain way and still agrees."""
+    game, _, _ = fresh(edition, 4, seed=7)
+    obs = ChocolatiersObserver(game)
+    states = random_states(edition, 4, seed=7)
+    for s in states:
+        for p in range(4):
+            np.testing.assert_array_equal(obs.scalars(s, p), plain_scalars(obs, s, p))
+    big = states[len(states) // 2].copy()
+    big.turn = 4 * 300  # round 300: a raw count past a byte
+    assert max(obs.raw_scalars(big)) > 255
+    for p in range(4):
+        np.testing.assert_array_equal(obs.scalars(big, p), plain_scalars(obs, big, p))
