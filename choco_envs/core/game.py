@@ -219,6 +219,14 @@ class GameView(Protocol):
     def target(self, game: Any, state: Any, action: int) -> dict[str, Any] | None: ...
 
 
+#: per list length (below 64), the steps of ``random.Random.shuffle``: (index, bits of
+#: each draw); a table, not a bit_length per draw, since search shuffles hidden cards
+#: thousands of times a move
+SHUFFLE_STEPS = tuple(
+    tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1)) for n in range(64)
+)
+
+
 def shuffle(rng: Rng, items: list[Any]) -> None:
     """``rng.shuffle(items)``, the same permutation from the same random stream (and the
     stream left in the same place), with the draw inlined: search shuffles hidden cards
@@ -226,14 +234,17 @@ def shuffle(rng: Rng, items: list[Any]) -> None:
     if type(rng) is not random.Random:
         rng.shuffle(items)
         return
+    n = len(items)
+    steps = (
+        SHUFFLE_STEPS[n]
+        if n < len(SHUFFLE_STEPS)
+        else [(i, (i + 1).bit_length()) for i in range(n - 1, 0, -1)]
+    )
     getrandbits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        # random.Random._randbelow(i + 1), as shuffle draws it
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
+    for i, bits in steps:
+        j = getrandbits(bits)
+        while j > i:  # random.Random._randbelow(i + 1), as shuffle draws it
+            j = getrandbits(bits)
         items[i], items[j] = items[j], items[i]
 
 

@@ -69,16 +69,28 @@ def test_encode_batch_refuses_mismatched_input() -> None:
 
 def test_shuffle_is_random_shuffle_draw_for_draw() -> None:
     """The inlined shuffle of the rules gives ``random.Random.shuffle``'s permutation and
-    leaves the stream where it leaves it, for every length (rejection draws included)."""
-    from choco_envs.core.game import shuffle
+    leaves the stream where it leaves it, for every length of its step table and past it
+    (rejection draws included); another kind of rng is left to its own ``shuffle``."""
+    from choco_envs.core.game import SHUFFLE_STEPS, shuffle
 
     for seed in range(30):
-        for length in (0, 1, 2, 3, 5, 17, 33, 64):
+        for length in (*range(len(SHUFFLE_STEPS) + 2), 69):
             a, b = random.Random(seed), random.Random(seed)
             xs, ys = list(range(length)), list(range(length))
             a.shuffle(xs)
             shuffle(b, ys)
-            assert xs == ys and a.random() == b.random()
+            assert xs == ys and a.getstate() == b.getstate(), (seed, length)
+
+    class Counting(random.Random):
+        calls = 0
+
+        def shuffle(self, x: list) -> None:  # type: ignore[override]
+            Counting.calls += 1
+            super().shuffle(x)
+
+    items = list(range(10))
+    shuffle(Counting(3), items)
+    assert Counting.calls == 1 and sorted(items) == list(range(10))
 
 
 @pytest.mark.parametrize(("env_id", "options"), _configs(), ids=lambda v: str(v))

@@ -134,19 +134,26 @@ class ChocolatesEncoders:
         totals = game.components.kind_totals()
         self.kind_totals = totals
         self.inv_kind = [1.0 / t if t else 0.0 for t in totals]
-        # tables of the batch form (``fill_flat_batch``)
+        # tables of the batch form (``fill_batch``)
         self.limit = game.card_limit
-        self.hot_index = np.array(self.hot, dtype=np.intp)
+        self.rest0 = lay["beside"].start  # planes: everything after the grid
+        self.rest = self.size - self.rest0
+        if grid0 != 0 or self.rest0 != GRID_CELLS * CELL_FEATURES:
+            raise AssertionError("flat layout: the grid first, then the beside chocolates")
+        # cell_values[kind]: the 10 values of a face-up chocolate of that kind (its ``hot``
+        # entries at position 0); the extra last row, zeros, is a face-down chocolate
+        self.cell_values = np.zeros((NUM_KINDS + 1, CELL_FEATURES), dtype=np.uint8)
+        for kind in range(NUM_KINDS):
+            self.cell_values[kind, list(self.hot[kind])] = 1
+        # card_rows[card]: a display slot's one-hot; the extra last row, zeros, is card -1
+        self.card_rows = np.eye(NUM_CARDS + 1, NUM_CARDS, dtype=np.float32)
         self.kind_totals_array = np.array(totals)
         self.inv_kind_array = np.array(self.inv_kind)
-        self.display_starts_array = np.array(self.display_starts)
         self.card_points_array = np.array(self.card_points)
         self.seats_all = np.array([[(p + r) % n for r in range(n)] for p in range(n)])
         row = 2 * NUM_CHOCOLATES + 2 * DISPLAY_SIZE + n + n * self.limit + 6
         self.row_size = row
         self.row = struct.Struct(f"{row}b")
-        self.rest0 = lay["beside"].start  # planes: everything after the grid
-        self.rest = self.size - self.rest0
         self.feature_planes = -(-self.rest // GRID_CELLS)
         self.regions = np.zeros((len(REGIONS), 4, 4), dtype=np.float32)
         for i, (_, cells) in enumerate(REGIONS):
@@ -204,19 +211,48 @@ class ChocolatesEncoders:
     def fill_flat_batch(
         self, states: Sequence[ChocolatesState], players: Sequence[int], out: np.ndarray
     ) -> None:
-        """``fill_flat`` for many states at once into the zeroed (B, size) ``out``: each
-        state's fields as bytes (cards padded to the card limit), then numpy."""
+        """``fill_flat`` for many states at once into the zeroed (B, size) ``out``."""
+        grid = out[:, : self.rest0].reshape(len(states), GRID_CELLS, CELL_FEATURES)
+        self.fill_batch(states, players, grid, out[:, self.rest0 :])
+
+    def fill_planes_batch(
+        self, states: Sequence[ChocolatesState], players: Sequence[int], out: np.ndarray
+    ) -> None:
+        """``fill_planes`` for many states at once: the flat fields written straight into
+        their planes (the grid's through a transposed view)."""
+        count = len(states)
+        rows = out.reshape(count, -1)
+        grid = rows[:, : CELL_FEATURES * GRID_CELLS].reshape(count, CELL_FEATURES, GRID_CELLS)
+        out[:, CELL_FEATURES : CELL_FEATURES + len(REGIONS)] = self.regions
+        first = (CELL_FEATURES + len(REGIONS)) * GRID_CELLS
+        rest = rows[:, first : first + self.rest]
+        self.fill_batch(states, players, grid.transpose(0, 2, 1), rest)
+
+    def fill_batch(
+        self,
+        states: Sequence[ChocolatesState],
+        players: Sequence[int],
+        grid: np.ndarray,
+        rest: np.ndarray,
+    ) -> None:
+        """The ``flat`` observations of many states at once, into two zeroed views: the
+        16 grid cells into ``grid`` (B, 16, 10), every field from ``beside`` on into
+        ``rest`` (B, size - 160). Each state's fields as bytes (cards padded to the card
+        limit), then numpy."""
         n, limit, count = self.n, self.limit, len(states)
         pad = [[-1] * k for k in range(limit + 1)]
+        pack = self.row.pack
         rows = []
         for s in states:
-            codes = [c for h in s.cards for c in (*h, *pad[limit - len(h)])]
+            codes: list[int] = []
+            for h in s.cards:
+                codes += h
+                codes += pad[limit - len(h)]
             rows.append(
-                [*s.layout, *s.revealed, *s.display, *s.display_nougats, *s.nougats, *codes,
-                 s.current, s.supply, len(s.pile), s.grid_hidden, s.took_card, s.final_turns]
+                pack(*s.layout, *s.revealed, *s.display, *s.display_nougats, *s.nougats, *codes,
+                     s.current, s.supply, len(s.pile), s.grid_hidden, s.took_card, s.final_turns)
             )  # fmt: skip
-        pack = self.row.pack
-        ints = np.frombuffer(b"".join([pack(*r) for r in rows]), dtype=np.int8)
+        ints = np.frombuffer(b"".join(rows), dtype=np.int8)
         ints = ints.reshape(count, -1).astype(np.intp)
         who = np.asarray(players, dtype=np.intp)
         at = 0
@@ -230,58 +266,46 @@ class ChocolatesEncoders:
         display, display_nougats, nougats = take(DISPLAY_SIZE), take(DISPLAY_SIZE), take(n)
         cards = take(n * limit).reshape(count, n, limit)
         current, supply, pile, grid_hidden, took, final_turns = take(6).T
-        size = self.size
-        flat_out = out.reshape(-1)
-        base = (np.arange(count) * size)[:, None]
-        # face-up chocolates: type, shape and face-up flag
-        hot = self.hot_index[np.arange(NUM_CHOCOLATES) * NUM_KINDS + kinds]  # (B, 21, 3)
-        flat_out[(base[:, :, None] + hot)[revealed]] = 1.0
-        shown = (np.arange(count)[:, None] * NUM_KINDS + kinds)[revealed]
-        shown = np.bincount(shown, minlength=count * NUM_KINDS).reshape(count, NUM_KINDS)
-        unseen = self.kind_totals_array - shown
-        on_display = display >= 0
-        flat_out[(base + self.display_starts_array + display)[on_display]] = 1.0
+        r0 = self.rest0  # ``rest`` starts at this flat index
+        # face-up chocolates: type, shape and face-up flag (face down: the zero row)
+        shown = np.where(revealed, kinds, NUM_KINDS)  # (B, 21)
+        cells = self.cell_values[shown]  # (B, 21, 10)
+        grid[:] = cells[:, :GRID_CELLS]
+        beside = cells[:, GRID_CELLS:].reshape(count, -1)  # ``rest`` starts with them
+        rest[:, : beside.shape[1]] = beside
+        seen = np.bincount(
+            (np.arange(count)[:, None] * (NUM_KINDS + 1) + shown).ravel(),
+            minlength=count * (NUM_KINDS + 1),
+        )
+        unseen = self.kind_totals_array - seen.reshape(count, NUM_KINDS + 1)[:, :NUM_KINDS]
+        d0 = self.display_starts[0] - r0
+        rest[:, d0 : d0 + DISPLAY_SIZE * NUM_CARDS] = self.card_rows[display].reshape(count, -1)
         seats = self.seats_all[who]  # (B, n): absolute seat of each relative one
-        held = np.take_along_axis(cards, seats[:, :, None], axis=1)  # (B, n, limit)
-        seat_base = self.seat_cards0 + 2 * NUM_CARDS * np.arange(n)[None, :, None]
-        flat_out[(base[:, :, None] + seat_base + held)[held >= 0]] = 1.0
-        values = np.empty((count, size - self.values0), dtype=np.float64)
-        values[:, : 2 * DISPLAY_SIZE] = self.card_points_array[display].reshape(count, -1)
-        v = 2 * DISPLAY_SIZE
-        values[:, v : v + DISPLAY_SIZE] = display_nougats * INV_SUPPLY
+        by_row = np.arange(count)[:, None]
+        held = cards[by_row, seats]  # (B, n, limit)
+        row, seat, k = np.nonzero(held >= 0)
+        rest[row, self.seat_cards0 - r0 + 2 * NUM_CARDS * seat + held[row, seat, k]] = 1.0
+        v = self.values0 - r0
+        rest[:, v : v + 2 * DISPLAY_SIZE] = self.card_points_array[display].reshape(count, -1)
+        v += 2 * DISPLAY_SIZE
+        rest[:, v : v + DISPLAY_SIZE] = display_nougats * INV_SUPPLY
         v += DISPLAY_SIZE
-        values[:, v : v + n] = (held >= 0).sum(axis=2) * self.inv_limit
-        values[:, v + n : v + 2 * n] = np.take_along_axis(nougats, seats, axis=1) * INV_SUPPLY
+        rest[:, v : v + n] = (held >= 0).sum(axis=2) * self.inv_limit
+        rest[:, v + n : v + 2 * n] = nougats[by_row, seats] * INV_SUPPLY
         v += 2 * n
-        acting = np.zeros((count, n))
-        active = current >= 0
-        acting[np.flatnonzero(active), ((current - who) % n)[active]] = 1.0
-        values[:, v : v + n] = acting
+        active = np.flatnonzero(current >= 0)
+        rest[active, v + (current[active] - who[active]) % n] = 1.0
         v += n
-        values[:, v] = supply * INV_SUPPLY
-        values[:, v + 1] = pile * INV_PILE
+        rest[:, v] = supply * INV_SUPPLY
+        rest[:, v + 1] = pile * INV_PILE
         v += 2
-        values[:, v : v + NUM_KINDS] = unseen * self.inv_kind_array
+        rest[:, v : v + NUM_KINDS] = unseen * self.inv_kind_array
         v += NUM_KINDS
         triggered = final_turns >= 0
-        values[:, v] = grid_hidden * INV_GRID
-        values[:, v + 1] = took
-        values[:, v + 2] = triggered
-        values[:, v + 3] = np.where(triggered, final_turns * self.inv_others, 0.0)
-        out[:, self.values0 :] = values
-
-    def fill_planes_batch(
-        self, states: Sequence[ChocolatesState], players: Sequence[int], out: np.ndarray
-    ) -> None:
-        """``fill_planes`` for many states at once."""
-        count = len(states)
-        flat = np.zeros((count, self.size), dtype=np.float32)
-        self.fill_flat_batch(states, players, flat)
-        grid = flat[:, : self.rest0].reshape(count, GRID_CELLS, CELL_FEATURES)
-        out[:, :CELL_FEATURES] = grid.transpose(0, 2, 1).reshape(count, -1, 4, 4)
-        out[:, CELL_FEATURES : CELL_FEATURES + len(REGIONS)] = self.regions
-        first = (CELL_FEATURES + len(REGIONS)) * GRID_CELLS
-        out.reshape(count, -1)[:, first : first + self.rest] = flat[:, self.rest0 :]
+        rest[:, v] = grid_hidden * INV_GRID
+        rest[:, v + 1] = took
+        rest[:, v + 2] = triggered
+        rest[:, v + 3] = np.where(triggered, final_turns * self.inv_others, 0.0)
 
     # ------------------------------------------------------------------ planes
     def planes_layout(self) -> Layout:

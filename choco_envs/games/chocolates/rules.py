@@ -15,8 +15,8 @@ This module imports only the core, the component data and the cards.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
-from operator import not_
+from collections.abc import Callable, Sequence
+from operator import itemgetter, not_
 from typing import Any
 
 import numpy as np
@@ -188,6 +188,7 @@ class ChocolatesRules(Game[ChocolatesState]):
         super().__init__(**options)
         self.components: Components = load_components(self.config["components"])
         self.card_limit = CARD_LIMIT[self.num_players]
+        self.seats = range(self.num_players)
         self.num_actions = NUM_ACTIONS
         # every turn reveals one chocolate; the 16th grid reveal ends it, so at most 21
         # turns; every take is a step too and nobody holds more than the card limit
@@ -331,16 +332,17 @@ class ChocolatesRules(Game[ChocolatesState]):
     def determinize(self, s: ChocolatesState, player: int, rng: Rng) -> ChocolatesState:
         """Reshuffle the face-down chocolates among the face-down positions and the
         prediction pile. Nothing is private, so every seat gets the same kind of sample."""
-        if isinstance(player, bool) or player not in range(self.num_players):
+        if isinstance(player, bool) or player not in self.seats:
             raise ValueError(f"player {player!r} is not a seat; allowed: 0..{self.num_players - 1}")
         new = s.copy()
-        hidden = [pos for pos in range(NUM_CHOCOLATES) if not s.revealed[pos]]
+        layout = new.layout
+        hidden, read_hidden = hidden_positions(s.revealed)
         # sorted first, so that the sample depends only on what is public (which kinds
         # and cards are still unseen) and on rng, never on their true order
-        kinds = sorted(s.layout[pos] for pos in hidden)
+        kinds = sorted(read_hidden(layout))
         shuffle(rng, kinds)
         for pos, kind in zip(hidden, kinds, strict=True):
-            new.layout[pos] = kind
+            layout[pos] = kind
         new.pile.sort()
         shuffle(rng, new.pile)
         return new
@@ -363,7 +365,7 @@ class ChocolatesRules(Game[ChocolatesState]):
         lie and deals :meth:`unseen_kinds` onto the face-down places in a uniformly random
         order (drawn from ``generator``). Reads nothing of the face-down places."""
         unseen = self.unseen_kinds(s)
-        hidden = [pos for pos in range(NUM_CHOCOLATES) if not s.revealed[pos]]
+        hidden = list(hidden_positions(s.revealed)[0])
         base = np.array([s.layout[p] if s.revealed[p] else 0 for p in range(NUM_CHOCOLATES)])
         layouts = np.tile(base, (count, 1))
         if hidden:
@@ -382,6 +384,31 @@ class ChocolatesRules(Game[ChocolatesState]):
             c = PREDICTION_CARDS[card]
             return f"take #{card} {SIDE_NAMES[side]} side ({c.points(side)} pts): {c.text}"
         return f"reveal {position_name(action - REVEAL_BASE)}"
+
+
+#: patterns of face-up flags whose face-down positions ``hidden_positions`` remembers;
+#: past this many it forgets them all (search determinizes the same few positions)
+HIDDEN_MEMO = 4096
+_HIDDEN: dict[bytes, tuple[tuple[int, ...], Callable[[list[int]], Sequence[int]]]] = {}
+
+
+def hidden_positions(
+    revealed: list[bool],
+) -> tuple[tuple[int, ...], Callable[[list[int]], Sequence[int]]]:
+    """The face-down positions (increasing) of a layout whose face-up flags are
+    ``revealed``, and a reader of a layout's kinds at those positions (an ``itemgetter``),
+    remembered by pattern."""
+    key = bytes(revealed)
+    found = _HIDDEN.get(key)
+    if found is None:
+        hidden = tuple(pos for pos in range(NUM_CHOCOLATES) if not revealed[pos])
+        read: Callable[[list[int]], Sequence[int]] = (
+            itemgetter(*hidden) if len(hidden) > 1 else lambda layout: [layout[p] for p in hidden]
+        )
+        if len(_HIDDEN) >= HIDDEN_MEMO:
+            _HIDDEN.clear()
+        found = _HIDDEN[key] = hidden, read
+    return found
 
 
 def position_name(pos: int) -> str:

@@ -1,38 +1,13 @@
 """Fast forms on the search path of Chocolatiers, each the same answer as a plain form
-(tests/games/chocolatiers/test_chocolatiers_fast_forms.py ties every pair): the shuffle
-``determinize`` draws its hidden cards and tiles with (the core shuffle, draw for draw),
-and the tiles a hand can pay (``payable`` of each tile's cost), remembered by hand. A leaf
-module of the game, like the Sampler's (it imports only :mod:`.sampler`)."""
+(tests/games/chocolatiers/test_chocolatiers_fast_forms.py ties them): the tiles a hand
+can pay (``payable`` of each tile's cost), remembered by hand. A leaf module of the game,
+like the Sampler's (it imports only :mod:`.sampler`)."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
-from typing import Any
 
-from choco_envs.core.game import shuffle
 from choco_envs.games.chocolatiers.sampler import NT, payable
-
-#: per list length, the steps of ``random.Random.shuffle``: (index, bits of each draw)
-SHUFFLE_STEPS = tuple(
-    tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1)) for n in range(64)
-)
-
-
-def shuffle_hidden(rng: random.Random, items: list[Any]) -> None:
-    """:func:`~choco_envs.core.game.shuffle` (the same permutation, the same draws from
-    ``rng``) with each draw's bit count read from ``SHUFFLE_STEPS``: ``determinize``
-    shuffles some 50 hidden cards and tiles a call."""
-    if type(rng) is not random.Random or len(items) >= len(SHUFFLE_STEPS):
-        shuffle(rng, items)
-        return
-    getrandbits = rng.getrandbits
-    for i, bits in SHUFFLE_STEPS[len(items)]:
-        j = getrandbits(bits)
-        while j > i:  # random.Random._randbelow(i + 1): redraw past i
-            j = getrandbits(bits)
-        items[i], items[j] = items[j], items[i]
-
 
 #: the answers of every :class:`Affordable`, by tile costs (one per tile set), then by hand
 _MEMOS: dict[tuple[tuple[int, ...], ...], dict[tuple[int, ...], int]] = {}

@@ -35,7 +35,7 @@ from choco_envs.games.chocolatiers.components import (
     default_components,
     load_components,
 )
-from choco_envs.games.chocolatiers.fast import Affordable, shuffle_hidden
+from choco_envs.games.chocolatiers.fast import Affordable
 from choco_envs.games.chocolatiers.sampler import (
     EMPTY as EMPTY,
 )
@@ -803,14 +803,14 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         cards: list[int] = []
         for t in range(NT):
             cards += [t] * pool[t]
-        shuffle_hidden(rng, cards)
+        shuffle(rng, cards)
         for q in others:
             if q != paying:
                 for _ in range(s.unknown[q]):
                     d.hand[q * NT + cards.pop()] += 1
         if s.reshuffled:
             cards = sorted(s.deck)
-            shuffle_hidden(rng, cards)
+            shuffle(rng, cards)
         d.deck = cards
         if self.classic:
             self._resample_classic_tiles(d, rng)
@@ -840,7 +840,7 @@ class ChocolatiersRules(Game[ChocolatiersState]):
     def _resample_standard_stack(d: ChocolatiersState, rng: random.Random) -> None:
         """The face-down stack: its tiles are known (those not seen), not their order."""
         stack = sorted(d.stacks[0])
-        shuffle_hidden(rng, stack)
+        shuffle(rng, stack)
         d.stacks[0] = stack
 
     @staticmethod
@@ -848,7 +848,7 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         """The tiles under the stack tops and those back in the box are one unseen pool:
         dealt again into the same places."""
         pool = sorted([t for st in d.stacks for t in st] + d.unused)
-        shuffle_hidden(rng, pool)
+        shuffle(rng, pool)
         for st in d.stacks:
             for i in range(len(st)):
                 st[i] = pool.pop()

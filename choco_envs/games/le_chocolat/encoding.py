@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import struct
 from collections.abc import Sequence
+from operator import mul, sub
 
 import numpy as np
 
@@ -120,15 +121,20 @@ def card_vectors(game: LeChocolatRules) -> list[np.ndarray]:
 
 
 @functools.cache
-def _chunk_cells() -> np.ndarray:
-    """Per rectangle: its size on its cells, and 1 on its cells if it is claimable (one
-    table for every env, read only)."""
-    table = np.zeros((len(grid.RECTS), 2, N), dtype=np.float32)
+def _chunk_stamps() -> tuple[int, ...]:
+    """Per rectangle, what it writes as a chunk into the three consecutive planes
+    chunk_size (its size, a count, on its cells), chunk_top_left and claimable, as one
+    integer of 3 * 35 little-endian bytes: chunks never overlap, so the planes of the
+    chunks on the table are the sum of their stamps (no byte carries into the next)."""
+    stamps = []
     for r, cells in enumerate(grid.RECT_CELLS):
-        table[r, 0, list(cells)] = grid.SIZE[r]
-        table[r, 1, list(cells)] = float(grid.SIZE[r] <= CLAIM_LIMIT)
-    table.flags.writeable = False
-    return table
+        planes = bytearray(3 * N)
+        for cell in cells:
+            planes[cell] = grid.SIZE[r]
+            planes[2 * N + cell] = grid.SIZE[r] <= CLAIM_LIMIT
+        planes[N + grid.TOP_LEFT[r]] = 1
+        stamps.append(int.from_bytes(planes, "little"))
+    return tuple(stamps)
 
 
 class ObservationWriter:
@@ -151,13 +157,19 @@ class ObservationWriter:
         self.ch_blank_blank, self.ch_blank_unknown = n * N, (n + 1) * N
         self.ch_size, self.ch_top_left, self.ch_claimable = (n + 2) * N, (n + 3) * N, (n + 4) * N
         self.ch_mine, self.ch_theirs = (n + 5) * N, (n + 6) * N
-        # tables of the batch form (``fill_flat_batch``); row -1 (no chunk) is zeros
-        self.row = struct.Struct(f"{4 * N + 7}h")
-        self.flavor_ids = np.arange(n)[:, None]
+        self.chunk_stamps = _chunk_stamps()
+        if (self.ch_top_left, self.ch_claimable) != (self.ch_size + N, self.ch_size + 2 * N):
+            raise AssertionError("grid planes: chunk_size, chunk_top_left, claimable in a row")
+        # the scalars' first parts as Python floats: the phase one-hot by phase (zeros
+        # once over) and the card fields by card
+        self.phase_rows = ([1.0, 0.0], [0.0, 1.0], [0.0, 0.0])  # SPLIT, CLAIM, OVER
+        self.card_lists = [card.tolist() for card in self.cards]
+        # tables of the batch form (``fill_flat_batch``)
+        self.row = struct.Struct(f"{3 * N + 7}h")
+        self.codes = np.arange(n + 2)[:, None]
         self.inverse_totals_array = np.array(self.inverse_totals)
         self.totals_array = np.array(self.totals)
         self.card_matrix = np.stack(self.cards)
-        self.chunk_cells = _chunk_cells()
 
     def fill_flat(self, s: LeChocolatState, p: int, out: np.ndarray) -> None:
         """Grid planes into a bytearray (chunk sizes as counts), then the scalars."""
@@ -191,20 +203,19 @@ class ObservationWriter:
                 if ow >= 0:
                     planes[theirs + c] = 1
                     opp_unknown += 1
-        size_at, claimable_at = self.ch_size, self.ch_claimable
-        for c, r in enumerate(s.chunk_at):
-            if r >= 0:
-                planes[self.ch_top_left + c] = 1
-                size = grid.SIZE[r]
-                for cell in grid.RECT_CELLS[r]:
-                    planes[size_at + cell] = size
-                    if size <= CLAIM_LIMIT:
-                        planes[claimable_at + cell] = 1
+        size_at = self.ch_size
+        planes[size_at : size_at + 3 * N] = self.chunk_planes(s)
         out[: self.grid_size] = np.frombuffer(planes, dtype=np.uint8)
         out[size_at : size_at + N] *= 1.0 / N
         if s.box_up:
             seen[s.box_flavor] += 1
         self._fill_scalars(s, p, out, own, opp, seen, own_bb, seen_bb, opp_unknown)
+
+    def chunk_planes(self, s: LeChocolatState) -> bytes:
+        """The planes chunk_size (as counts), chunk_top_left and claimable of ``s``, one
+        byte a cell: the sum of the stamps of the chunks on the table."""
+        stamps = self.chunk_stamps
+        return sum([stamps[r] for r in s.chunk_at if r >= 0]).to_bytes(3 * N, "little")
 
     def _fill_scalars(
         self,
@@ -219,92 +230,80 @@ class ObservationWriter:
         opp_unknown: int,
     ) -> None:
         n, inv = self.n, self.inverse_totals
-        start = self.grid_size
-        if s.phase < OVER:
-            out[start + s.phase] = 1.0
-        start += 2
-        out[start : start + self.card_size] = self.cards[s.card]
-        start += self.card_size
         inv_blanks = 1.0 / max(1, self.blanks)
         box = [0.0] * (n + 1)
         box[s.box_flavor if s.box_up else n] = 1.0
-        unseen = [t - k for t, k in zip(self.totals, seen, strict=True)]
-        rest = (
-            [k * i for k, i in zip(own, inv, strict=True)]
-            + [own_bb * inv_blanks, s.claimed[p] / N]
-            + [k * i for k, i in zip(opp, inv, strict=True)]
-            + [s.claimed[1 - p] / N, opp_unknown / N]
-            + [k * i for k, i in zip(unseen, inv, strict=True)]
-            + [(self.blanks - seen_bb) * inv_blanks]
-            + box
-            + [s.tiles_left / N]
-        )
-        out[start:] = rest
+        out[self.grid_size :] = [
+            *self.phase_rows[s.phase],
+            *self.card_lists[s.card],
+            *map(mul, own, inv),
+            own_bb * inv_blanks,
+            s.claimed[p] / N,
+            *map(mul, opp, inv),
+            s.claimed[1 - p] / N,
+            opp_unknown / N,
+            *map(mul, map(sub, self.totals, seen), inv),
+            (self.blanks - seen_bb) * inv_blanks,
+            *box,
+            s.tiles_left / N,
+        ]
 
     def fill_flat_batch(
         self, states: Sequence[LeChocolatState], players: Sequence[int], out: np.ndarray
     ) -> None:
-        """``fill_flat`` for many states at once into the zeroed (B, size) ``out``: each
-        state's fields as bytes, then numpy (the same counts, the same float math)."""
+        """``fill_flat`` for many states at once into the zeroed (B, size) ``out``."""
+        self.fill_batch(states, players, out[:, : self.grid_size], out[:, self.grid_size :])
+
+    def fill_batch(
+        self,
+        states: Sequence[LeChocolatState],
+        players: Sequence[int],
+        grid_out: np.ndarray,
+        scalars_out: np.ndarray,
+    ) -> None:
+        """The flat observations of many states at once into two zeroed views, the grid
+        planes (B, grid_size) and the scalars (B, size - grid_size): each state's fields
+        as bytes, then numpy (the same counts, the same float math)."""
         count, n = len(states), self.n
-        pack = self.row.pack
-        buf = b"".join(
-            [
-                pack(
-                    *s.flavor,
-                    *s.up,
-                    *s.owner,
-                    *s.chunk_at,
-                    s.box_flavor,
-                    s.box_up,
-                    s.card,
-                    s.phase,
-                    *s.claimed,
-                    s.tiles_left,
-                )  # fmt: skip
-                for s in states
-            ]
-        )
-        ints = np.frombuffer(buf, dtype=np.int16).reshape(count, -1).astype(np.intp)
-        flavor, up, owner, chunk_at = (ints[:, k * N : (k + 1) * N] for k in range(4))
-        box_flavor, box_up, card, phase, claimed0, claimed1, tiles_left = ints[:, 4 * N :].T
+        pack, chunk_planes = self.row.pack, self.chunk_planes
+        rows, chunks = [], []
+        for s in states:
+            rows.append(
+                pack(*s.flavor, *s.up, *s.owner, s.box_flavor, s.box_up, s.card, s.phase,
+                     *s.claimed, s.tiles_left)
+            )  # fmt: skip
+            chunks.append(chunk_planes(s))
+        ints = np.frombuffer(b"".join(rows), dtype=np.int16).reshape(count, -1).astype(np.intp)
+        flavor, up, owner = (ints[:, k * N : (k + 1) * N] for k in range(3))
+        box_flavor, box_up, card, phase, claimed0, claimed1, tiles_left = ints[:, 3 * N :].T
         p = np.asarray(players, dtype=np.intp)[:, None]
-        over = (phase == OVER)[:, None]
         mine = owner == p
-        knows = (up != 0) | over | mine
-        theirs = (owner >= 0) & ~mine
-        blank = flavor < 0
-        planes = out[:, : self.grid_size].reshape(count, -1, N)
-        onehot = (flavor[:, None, :] == self.flavor_ids) & knows[:, None, :]  # (B, n, N)
-        planes[:, :n] = onehot
-        planes[:, n] = knows & blank
-        planes[:, n + 1] = ~knows
-        # chunk sizes and claimable cells: each chunk's row of cells, summed per state
-        # (chunks never overlap, so the sums are exact)
-        has_chunk = chunk_at >= 0
-        at_b, at_c = np.nonzero(has_chunk)
-        if len(at_b):
-            starts = np.flatnonzero(np.r_[True, at_b[1:] != at_b[:-1]])
-            chunks = self.chunk_cells[chunk_at[at_b, at_c]]  # (chunks, 2, N)
-            planes[at_b[starts], n + 2 : n + 5 : 2] = np.add.reduceat(chunks, starts, axis=0)
-        planes[:, n + 2] *= 1.0 / N
-        planes[:, n + 3] = has_chunk
-        planes[:, n + 5] = mine
-        planes[:, n + 6] = theirs
-        seen = onehot.sum(axis=2) + (
-            (box_up != 0)[:, None] & (box_flavor[:, None] == self.flavor_ids[:, 0])
+        knows = (up != 0) | (phase == OVER)[:, None] | mine
+        # what the observer knows of each tile: its flavor, n (blank/blank) or n + 1 (a
+        # blank face up, back unknown): the first n + 2 planes are its one-hot
+        code = np.where(knows, np.where(flavor < 0, n, flavor), n + 1)  # (B, N)
+        planes = grid_out.reshape(count, -1, N)
+        planes[:, : n + 2] = code[:, None, :] == self.codes
+        planes[:, n + 2 : n + 5] = np.frombuffer(b"".join(chunks), dtype=np.uint8).reshape(
+            count, 3, N
         )
-        own = (onehot & mine[:, None, :]).sum(axis=2)
-        opp = (onehot & theirs[:, None, :]).sum(axis=2)
-        own_bb = (mine & blank).sum(axis=1)
-        seen_bb = (knows & blank).sum(axis=1)
-        opp_unknown = (~knows & (owner >= 0)).sum(axis=1)
-        start = self.grid_size
+        planes[:, n + 2] *= 1.0 / N
+        # whose tile: 0 the observer's, 1 the opponent's, 2 on the table
+        whose = np.where(mine, 0, np.where(owner >= 0, 1, 2))
+        planes[:, n + 5] = whose == 0
+        planes[:, n + 6] = whose == 1
+        # tiles by whose and what the observer knows: (B, 3, n + 2)
+        key = (np.arange(count)[:, None] * 3 + whose) * (n + 2) + code
+        counts = np.bincount(key.ravel(), minlength=count * 3 * (n + 2)).reshape(count, 3, n + 2)
+        known = counts.sum(axis=1)
+        seen = known[:, :n] + ((box_up != 0)[:, None] & (box_flavor[:, None] == self.codes[:n, 0]))
+        own, own_bb = counts[:, 0, :n], counts[:, 0, n]
+        opp, opp_unknown = counts[:, 1, :n], counts[:, 1, n + 1]
+        seen_bb = known[:, n]
         playing = phase < OVER
-        rows = np.flatnonzero(playing)
-        out[rows, start + phase[playing]] = 1.0
-        start += 2
-        out[:, start : start + self.card_size] = self.card_matrix[card]
+        scalars_out[np.flatnonzero(playing), phase[playing]] = 1.0
+        start = 2
+        scalars_out[:, start : start + self.card_size] = self.card_matrix[card]
         start += self.card_size
         inv = self.inverse_totals_array
         inv_blanks = 1.0 / max(1, self.blanks)
@@ -327,7 +326,7 @@ class ObservationWriter:
             ],
             axis=1,
         )
-        out[:, start:] = rest
+        scalars_out[:, start:] = rest
 
     def flat_layout(self) -> Layout:
         layout = Layout()
@@ -390,10 +389,9 @@ def build_encoders(game: LeChocolatRules) -> dict[str, Encoder[LeChocolatState]]
         states: Sequence[LeChocolatState], players: Sequence[int], out: np.ndarray
     ) -> None:
         count = len(states)
-        flat = np.zeros((count, writer.size), dtype=np.float32)
-        writer.fill_flat_batch(states, players, flat)
-        out.reshape(count, -1)[:, : writer.grid_size] = flat[:, : writer.grid_size]
-        out[:, len(writer.channels) :] = flat[:, writer.grid_size :, None, None]
+        scalars = np.zeros((count, writer.scalar_size), dtype=np.float32)
+        writer.fill_batch(states, players, out.reshape(count, -1)[:, : writer.grid_size], scalars)
+        out[:, len(writer.channels) :] = scalars[:, :, None, None]
 
     flat = Encoder(
         "flat",

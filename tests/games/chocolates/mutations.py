@@ -25,13 +25,13 @@ MUTATIONS = [
     # ------------------------------------------------------------------ setup
     rule(
         "setup_no_chocolate_shuffle",
-        "        rng.shuffle(layout)\n",
+        "        shuffle(rng, layout)\n",
         "",
         "Shuffle all the chocolates",
     ),
     rule(
         "setup_no_card_shuffle",
-        "        rng.shuffle(pile)\n",
+        "        shuffle(rng, pile)\n",
         "",
         "Shuffle all the Prediction cards",
     ),
@@ -248,20 +248,20 @@ MUTATIONS = [
     # ------------------------------------------------------------------ hidden information
     rule(
         "determinize_keeps_the_chocolates",
-        "        rng.shuffle(kinds)\n",
+        "        shuffle(rng, kinds)\n",
         "",
         "determinize resamples the face-down chocolates",
     ),
     rule(
         "determinize_keeps_the_pile",
-        "        rng.shuffle(new.pile)\n",
+        "        shuffle(rng, new.pile)\n",
         "",
         "determinize resamples the pile order",
     ),
     rule(
         "determinize_reads_the_truth",
-        "        kinds = sorted(s.layout[pos] for pos in hidden)\n",
-        "        kinds = [s.layout[pos] for pos in hidden]\n",
+        "        kinds = sorted(read_hidden(layout))\n",
+        "        kinds = list(read_hidden(layout))\n",
         "a determinization depends only on what is public",
     ),
     # ------------------------------------------------------------------ geometry (the rulings)

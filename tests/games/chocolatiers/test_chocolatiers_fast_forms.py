@@ -1,19 +1,15 @@
-"""Chocolatiers' fast forms, each tied to the plain form it stands for: the shuffle of
-``determinize`` (the core shuffle's permutation and draws), the memo of affordable tiles
-(``payable``), the observer's kept totals (``game.totals``) and its scalars read as bytes
-(the plain float conversion)."""
+"""Chocolatiers' fast forms, each tied to the plain form it stands for: the memo of
+affordable tiles (``payable``), the observer's kept totals (``game.totals``) and its
+scalars read as bytes (the plain float conversion)."""
 
 from __future__ import annotations
 
 import itertools
-import random
 
 import numpy as np
 import pytest
 
-from choco_envs.core.game import shuffle
 from choco_envs.games.chocolatiers.encoding import ChocolatiersObserver
-from choco_envs.games.chocolatiers.fast import SHUFFLE_STEPS, shuffle_hidden
 from choco_envs.games.chocolatiers.rules import NT, ChocolatiersState, payable
 
 from .helpers import fresh
@@ -27,33 +23,6 @@ def random_states(edition: str, players: int, seed: int) -> list[ChocolatiersSta
         states.append(s.copy())
         game.apply(s, rng.choice(game.legal_actions(s)), rng)
     return states
-
-
-@pytest.mark.parametrize("length", [*range(len(SHUFFLE_STEPS)), len(SHUFFLE_STEPS) + 5])
-def test_shuffle_hidden_is_the_core_shuffle_draw_for_draw(length: int) -> None:
-    """The same permutation as ``core.game.shuffle`` (and ``random.Random.shuffle``) and
-    the random stream left in the same place, for every length (past the table too)."""
-    for seed in range(40):
-        fast, core, plain = list(range(length)), list(range(length)), list(range(length))
-        r_fast, r_core, r_plain = random.Random(seed), random.Random(seed), random.Random(seed)
-        shuffle_hidden(r_fast, fast)
-        shuffle(r_core, core)
-        r_plain.shuffle(plain)
-        assert fast == core == plain
-        assert r_fast.getstate() == r_core.getstate() == r_plain.getstate()
-
-
-def test_shuffle_hidden_leaves_other_rngs_to_their_own_shuffle() -> None:
-    class Counting(random.Random):
-        calls = 0
-
-        def shuffle(self, x: list) -> None:  # type: ignore[override]
-            Counting.calls += 1
-            super().shuffle(x)
-
-    items = list(range(10))
-    shuffle_hidden(Counting(3), items)
-    assert Counting.calls == 1 and sorted(items) == list(range(10))
 
 
 @pytest.mark.parametrize("edition", ["standard", "classic"])

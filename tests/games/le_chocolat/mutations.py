@@ -32,7 +32,7 @@ MUTATIONS = [
     Mutation(
         "tiles_not_mixed",
         RULES,
-        "        rng.shuffle(tiles)\n",
+        "        shuffle(rng, tiles)\n",
         "",
         'Setup 2-3: "Return 1 random tile to the box"; "Randomly arrange the tiles"',
     ),
@@ -304,16 +304,23 @@ MUTATIONS = [
     Mutation(
         "determinize_keeps_the_opponents_hand",
         RULES,
-        "cells = [c for c in range(grid.CELLS) if not s.knows(c, player)]",
-        "cells = [c for c in range(grid.CELLS) if not s.knows(c, player) and s.owner[c] < 0]",
+        "cells = [c for c in range(grid.CELLS) if not up[c] and owner[c] != player]",
+        "cells = [c for c in range(grid.CELLS) if not up[c] and owner[c] < 0]",
         "Rulings: never the opponent's hidden sides (resampled)",
     ),
     Mutation(
         "determinize_keeps_the_table",
         RULES,
-        "cells = [c for c in range(grid.CELLS) if not s.knows(c, player)]",
-        "cells = [c for c in range(grid.CELLS) if not s.knows(c, player) and s.owner[c] >= 0]",
+        "cells = [c for c in range(grid.CELLS) if not up[c] and owner[c] != player]",
+        "cells = [c for c in range(grid.CELLS) if not up[c] and owner[c] != player and owner[c] >= 0]",
         "Rulings: nor those still on the table (resampled)",
+    ),
+    Mutation(
+        "determinize_resamples_after_the_end",
+        RULES,
+        "        if s.phase == OVER:\n            cells = []",
+        "        if False:\n            cells = []",
+        'Game End: "each player flips over their blank tiles" (nothing unseen once over)',
     ),
     Mutation(
         "determinize_reads_the_true_deal",
