@@ -181,9 +181,8 @@ def compare_every_table(
         assert a["table"] == b["table"]
         tables.append({"table": a["table"], "new": a["win_rate"], "old": b["win_rate"],
                        "games": a["games"]})  # fmt: skip
-        if progress:
-            where = " ".join(f"{k}={v}" for k, v in sorted(a["table"].items()))
-            print(f"  {where}: new {_pct(a)}, old {_pct(b)} ({a['games']} games)", flush=True)
+        where = " ".join(f"{k}={v}" for k, v in sorted(a["table"].items()))
+        print(f"  {where}: new {_pct(a)}, old {_pct(b)} ({a['games']} games)", flush=True)
         if interval(a)[1] < interval(b)[0]:
             below.append(", ".join(f"{k}={v}" for k, v in sorted(a["table"].items())))
         wins["new"] += a["win_rate"] * a["games"]
