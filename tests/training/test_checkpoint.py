@@ -215,14 +215,23 @@ def test_missing_extra_and_misshapen_tensors_are_refused(
     refused_quickly(lambda: load_policy(other), "other shapes .*actor.bias")
 
 
-@pytest.mark.parametrize("dtype", ["F64", "I64", "F16", "BOOL"])
-def test_tensors_other_than_float32_are_refused(
+@pytest.mark.parametrize("dtype", ["F64", "I64", "BF16", "BOOL"])
+def test_tensors_other_than_float32_or_float16_are_refused(
     toy_checkpoint: Path, tmp_path: Path, dtype: str
 ) -> None:
     header, meta, data = parts(toy_checkpoint)
     header["actor.bias"] = {**header["actor.bias"], "dtype": dtype}
     path = write(tmp_path / "dtype.safetensors", header, data, meta)
-    refused_quickly(lambda: load_policy(path), f"dtype '{dtype}', not F32")
+    refused_quickly(lambda: load_policy(path), f"dtype '{dtype}', not F32 or F16")
+
+
+def test_a_float16_label_on_float32_bytes_is_refused(toy_checkpoint: Path, tmp_path: Path) -> None:
+    # float16 is allowed (a compact shipped copy), but its bytes must be float16's: a
+    # label that halves a tensor's size no longer tiles the data
+    header, meta, data = parts(toy_checkpoint)
+    header["actor.bias"] = {**header["actor.bias"], "dtype": "F16"}
+    path = write(tmp_path / "dtype.safetensors", header, data, meta)
+    refused_quickly(lambda: load_policy(path), "does not fit bytes")
 
 
 def test_truncated_file_and_overlapping_tensors_are_refused(
