@@ -231,8 +231,11 @@ def test_a_huge_body_is_refused_before_it_is_read(tmp_path: Path) -> None:
         conn.putheader("content-type", "application/json")
         conn.putheader("content-length", str(37 * 2**20))
         conn.endheaders()
-        conn.send(head + b"a" * 2**20)
         started = time.monotonic()
+        try:
+            conn.send(head + b"a" * 2**20)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the server may answer and close before the first megabyte is all sent
         answer = conn.getresponse()
         body = answer.read()
         assert answer.status == 413 and b"at most" in body and len(body) < 200
