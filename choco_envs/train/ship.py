@@ -108,6 +108,12 @@ def compare_stored(new: dict[str, Any], old: dict[str, Any]) -> tuple[bool, str]
     return better and not_worse, text
 
 
+def random_not_below(meta: dict[str, Any], old_meta: dict[str, Any]) -> bool:
+    """The stored interval against random of the new file is not wholly below the old's."""
+    new_r, old_r = interval(meta["arena"]["random"]), interval(old_meta["arena"]["random"])
+    return not new_r[1] < old_r[0]
+
+
 def compare_head_to_head(
     model: Any, meta: dict[str, Any], old_path: Path, old_meta: dict[str, Any], games: int,
     seed: int, progress: bool,
@@ -135,8 +141,7 @@ def compare_head_to_head(
     share = 1.0 / int(table.get("num_players", 2))
     low, high = interval(result)
     better = low > share
-    new_r, old_r = interval(meta["arena"]["random"]), interval(old_meta["arena"]["random"])
-    not_worse = not new_r[1] < old_r[0]
+    not_worse = random_not_below(meta, old_meta)
     text = (
         f"head-to-head: new won {_pct(result)} of {result['games']} games against the old "
         f"file (even share {share:.1%}: {'above' if better else 'not above'}); vs random new "
@@ -191,8 +196,7 @@ def compare_every_table(
     new_ci = wilson_interval(wins["new"], played)
     old_ci = wilson_interval(wins["old"], played)
     pooled_above = new_ci[0] > old_ci[1]
-    new_r, old_r = interval(meta["arena"]["random"]), interval(old_meta["arena"]["random"])
-    not_worse = not new_r[1] < old_r[0]
+    not_worse = random_not_below(meta, old_meta)
     text = (
         f"every table ({len(tables)} tables x {games} games vs greedy, seed {seed}): pooled "
         f"new {wins['new'] / played:.1%} [{new_ci[0]:.1%}, {new_ci[1]:.1%}] against old "

@@ -6,6 +6,7 @@ to ``random.Random.shuffle`` is in tests/core/test_speed_paths.py)."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -16,20 +17,12 @@ from choco_envs.games.chocolates.rules import (
     HIDDEN_MEMO,
     hidden_positions,
 )
+from tests.games.random_play import random_states
 
 
-def states(game: ChocolatesGame, count: int, seed: int) -> list[ChocolatesState]:
-    """States met in random play, game ends included."""
-    rng = random.Random(seed)
-    out: list[ChocolatesState] = []
-    while len(out) < count:
-        s = game.new_state(rng)
-        while True:
-            out.append(game.copy(s))
-            if game.is_over(s):
-                break
-            game.apply(s, rng.choice(game.legal_actions(s)), rng)
-    return out[:count]
+def states(game: Any, count: int, seed: int) -> list[Any]:
+    """States met in random play, every game's end included."""
+    return random_states(game, count, seed)
 
 
 def test_hidden_positions_are_the_face_down_ones_and_read_their_kinds() -> None:

@@ -4,27 +4,19 @@ stamps add up to the chunk planes written chunk by chunk."""
 
 from __future__ import annotations
 
-import random
+from typing import Any
 
-from choco_envs.games.le_chocolat import LeChocolatGame, LeChocolatState, grid
+from choco_envs.games.le_chocolat import LeChocolatGame, grid
 from choco_envs.games.le_chocolat.encoding import ObservationWriter
 from choco_envs.games.le_chocolat.rules import CLAIM_LIMIT
+from tests.games.random_play import random_states
 
 N = grid.CELLS
 
 
-def states(game: LeChocolatGame, count: int, seed: int) -> list[LeChocolatState]:
+def states(game: Any, count: int, seed: int) -> list[Any]:
     """States met in random play, every game's end included."""
-    rng = random.Random(seed)
-    out: list[LeChocolatState] = []
-    while len(out) < count:
-        s = game.new_state(rng)
-        while True:
-            out.append(game.copy(s))
-            if game.is_over(s):
-                break
-            game.apply(s, rng.choice(game.legal_actions(s)), rng)
-    return out[:count]
+    return random_states(game, count, seed)
 
 
 def test_unseen_cells_are_those_the_seat_does_not_know() -> None:
