@@ -13,7 +13,7 @@ from choco_envs.core.spec import GameSpec, Option
 
 
 def test_rank_returns_two_players_win_loss_draw() -> None:
-    """Two players: +1 win, -1 loss, 0 draw (DESIGN.md conventions)."""
+    """Two players: +1 win, -1 loss, 0 draw (the rewards docs/games describe)."""
     assert rank_returns([(10.0,), (3.0,)]) == [1.0, -1.0]
     assert rank_returns([(3.0,), (10.0,)]) == [-1.0, 1.0]
     assert rank_returns([(5.0,), (5.0,)]) == [0.0, 0.0]
