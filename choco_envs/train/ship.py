@@ -412,6 +412,8 @@ def model_card(
             f", after imitating `{imitation['teacher']}` ({imitation['rounds']} rounds, "
             f"{imitation['decisions']:,} decisions)"
         )
+    init_from = (training.get("args") or {}).get("init_from") or ""
+    start = f", starting from `{init_from}` as it stood when the run began" if init_from else ""
     date = datetime.date.today().isoformat()
     rows = [
         ("env", f"{meta['env_id']} version {meta['version']}, options {_options(meta)}"),
@@ -428,7 +430,7 @@ def model_card(
             + ")",
         ),
         ("trained", trained),
-        ("training command", f"`{portable_command(training.get('command', '?'))}`"),
+        ("training command", f"`{portable_command(training.get('command', '?'))}`{start}"),
         ("vs random", _figure(meta["arena"]["random"])),
         ("vs greedy", _figure(meta["arena"]["greedy"])),
     ]

@@ -9,6 +9,7 @@ import copy
 import re
 from pathlib import Path
 
+import choco_envs
 from tests.packaging.changelog import (
     REPO,
     current_checkpoints,
@@ -27,6 +28,7 @@ def test_the_package_version_is_the_newest_release_and_releases_run_newest_first
     releases = entries()
     assert releases, "CHANGELOG.md has no '## X.Y.Z (YYYY-MM-DD)' release"
     assert pyproject_version() == releases[0].version
+    assert choco_envs.__version__ == releases[0].version, "choco_envs.__version__ is stale"
     keys = [version_key(e.version) for e in releases]
     assert keys == sorted(keys, reverse=True) and len(set(keys)) == len(keys), keys
     dates = [e.date for e in releases]

@@ -168,6 +168,27 @@ def test_the_card_drops_where_the_run_folder_was_kept() -> None:
     assert portable_command("choco train --config 'a b.yaml'") == "choco train --config 'a b.yaml'"
 
 
+def test_the_card_names_the_file_a_continued_run_started_from(tmp_path: Path) -> None:
+    """A run that continues a file (``init_from``) is not rerun by its command alone: the
+    card says which file it started from."""
+    root = tmp_path / "checkpoints"
+    root.mkdir()
+    meta = toy_meta(**OPTIONS)
+    meta["arena"] = {"random": result(0.9, 400), "greedy": result(0.5, 400)}
+    meta["training"] = {
+        "command": "choco train --seed 3",
+        "minutes": 1.0,
+        "args": {"init_from": "checkpoints/x/ppo.safetensors"},
+    }
+    run = save_checkpoint(tmp_path / "run.safetensors", nim_model(False), meta)
+    ship(run, root, command="choco ship run.safetensors")
+    readme = (root / "README.md").read_text()
+    assert (
+        "| training command | `choco train --seed 3`, starting from "
+        "`checkpoints/x/ppo.safetensors` as it stood when the run began |"
+    ) in readme
+
+
 def test_a_file_over_the_size_budget_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
