@@ -296,31 +296,34 @@ class ChocolateFactoryRules(Game[FactoryState]):
     def _pick_actions(self, s: FactoryState) -> list[int]:
         p = (s.roller + s.pick_index) % self.num_players
         d = s.dice
-        fitting = fitting_faces(tuple(d[DQ:DI]))  # by what is missing, the faces that fit
+        # by station, ingredient and amount missing, the pairs whose whole quantity fits
+        pair_rows = pair_actions(tuple(d[DQ:DI]))
         ingredients = [i for i in range(6) if d[DI + i]]  # only these can pair
         pairs: list[int] = []
         machines: list[int] = []
         specials: list[int] = []
         masters: list[int] = []
         can_hire = s.apps[p] == self.max_apps
-        missing, variety, placed = s.missing, s.variety, s.placed
+        missing, variety, placed, special = s.missing, s.variety, s.placed, s.special
+        machine_mask, variety_special = self.machine_mask, self.variety_special
+        k = p * 4
         for st in range(STATIONS):
-            k = p * 4 + st
             v = variety[k]
+            rows = pair_rows[st]
             base = k * 6
             for i in ingredients:
-                faces = fitting[min(missing[base + i], 6)]  # 6 or more: every face fits
-                if faces:
-                    a = PAIR + (st * 6 + i) * 6
-                    pairs += [a + q for q in faces]
-            for m in BITS[self.machine_mask[v] & ~placed[k]]:  # the open machines
-                if d[DM + m]:
-                    machines.append(MACHINE + st * 6 + m)
+                pairs += rows[i][missing[base + i]]
+            open_machines = machine_mask[v] & ~placed[k]
+            if open_machines:
+                for m in BITS[open_machines]:
+                    if d[DM + m]:
+                        machines.append(MACHINE + st * 6 + m)
                 if can_hire:
-                    masters.append(MASTER + st * 6 + m)
-            sp = self.variety_special[v]
-            if not s.special[k] and d[DS + sp]:
+                    masters += MASTER_ROWS[st][open_machines]
+            sp = variety_special[v]
+            if not special[k] and d[DS + sp]:
                 specials.append(SPECIAL + st * 6 + sp)
+            k += 1
         acts = pairs + machines + specials + masters
         acts.append(PASS)
         if s.pick_index == 0 and s.apps[p] > 0:
@@ -605,6 +608,30 @@ def fitting_faces(quantity_dice: tuple[int, ...]) -> tuple[tuple[int, ...], ...]
         else ()
         for miss in range(7)
     )
+
+
+@functools.cache
+def pair_actions(
+    quantity_dice: tuple[int, ...],
+) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]:
+    """:func:`fitting_faces` as pair action ids: ``[station][ingredient][missing]``, the
+    pairs of that ingredient and a fitting quantity face for that station, in increasing
+    order (missing is 0..6: recipes ask 1..6 of an ingredient, see ``components``)."""
+    fitting = fitting_faces(quantity_dice)
+    return tuple(
+        tuple(
+            tuple(tuple(PAIR + (st * 6 + i) * 6 + q for q in faces) for faces in fitting)
+            for i in range(6)
+        )
+        for st in range(STATIONS)
+    )
+
+
+#: by station and open machines (a 6-bit mask), the master placements there, increasing
+MASTER_ROWS = tuple(
+    tuple(tuple(MASTER + st * 6 + m for m in BITS[mask]) for mask in range(64))
+    for st in range(STATIONS)
+)
 
 
 def decode_pair(face: int) -> tuple[int, int]:
