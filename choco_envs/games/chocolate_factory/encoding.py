@@ -49,7 +49,7 @@ __all__ = ["NUM_ACTIONS", "action_ranges", "build_encoders", "flat_encoder"]
 
 SCORE_SCALE = 200.0
 #: states gathered at a time by ``encode_batch``
-BLOCK = 32
+BLOCK = 64
 FINISHED_SCALE = 40.0
 STORAGE_SCALE = 40.0
 DICE = 24
@@ -182,10 +182,11 @@ DERIVED_INTS = ("to_act", "rolled", "reroll_open", "resume_open")
 
 class Gather:
     """The ``flat`` observation as one gather from tables: entry ``j`` for observer
-    ``p`` is ``values[base[j] + y[seats[p, source[j]]]]``, ``y`` being a state's row
+    ``p`` is ``values[base[j] + y[reads[p, j]]]``, ``y`` being a state's row
     (:func:`row_packers`) followed by the derived ints (``DERIVED``, ``DERIVED_INTS``).
-    ``seats[p]`` rotates the per-seat parts of the row to the observer's seat order, so
-    ``source`` names places of the observer's view. Every entry reads one int, so each
+    Entries are declared in the observer's seat order (``source[j]``, a place of the row
+    as seat 0 sees it); ``seats[p]`` rotates the per-seat parts of the row for observer
+    ``p``, and ``reads[p] = seats[p][source]``. Every entry reads one int, so each
     entry's values are a small table of that int's values, written once here. ``fill``
     gathers the board (every entry before the status) this way; ``fill_batch`` gathers
     every entry."""
@@ -230,6 +231,7 @@ class Gather:
         self.values = np.array(self._values, dtype=np.float32)
         self.base = np.array(self._base, dtype=np.int16)
         self.source = np.array(self._source, dtype=np.intp)
+        self.reads = self.seats.take(self.source, axis=1)
         assert len(self._values) < 2**15, "table positions fit in int16"
 
     def column(self, name: str, lowest: int, table: Sequence[float], where: int) -> None:
@@ -324,10 +326,10 @@ def flat_encoder(game: ChocolateFactoryRules) -> Encoder[FactoryState]:
     # the board reads the bytes and the two lists of varieties (every int in -2..63):
     # one signed byte each is enough for ``fill``
     board_ints = byte_width + row_lengths(game)["variety"] + game.slots
-    assert (gather.seats.take(gather.source[:status_start], axis=1) < board_ints).all()
+    board_source = gather.reads[:, :status_start]  # [observer, entry]
+    assert (board_source < board_ints).all()
     board_values = gather.values
     board_base = gather.base[:status_start].astype(np.intp)
-    board_source = gather.seats.take(gather.source[:status_start], axis=1)  # [observer, entry]
     max_apps, pkg_total, total_rolls = game.max_apps, game.package_total, game.total_rolls
     onehot_n = [tuple(float(i == j) for j in range(n)) for i in range(n)] + [(0.0,) * n]
     phase_rows = [(1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0), (0.0, 0.0, 0.0)]
@@ -342,7 +344,7 @@ def flat_encoder(game: ChocolateFactoryRules) -> Encoder[FactoryState]:
         ints.extend(s.pkg_variety)
         x = np.frombuffer(ints, dtype=np.int8)
         out[:status_start] = board_values.take(board_base + x.take(board_source[player]))
-        out[status_start:] = np.frombuffer(array("f", _rest(s, player)), dtype=np.float32)
+        out[status_start:] = _rest(s, player)
 
     def _rest(s: FactoryState, player: int) -> list[float]:
         """Status of every player, the clock and the turn, as a list."""
@@ -374,7 +376,7 @@ def flat_encoder(game: ChocolateFactoryRules) -> Encoder[FactoryState]:
     clip = {"points": int(SCORE_SCALE), "finished_clipped": int(FINISHED_SCALE),
             "storage_clipped": int(STORAGE_SCALE)}  # fmt: skip
     y_width = gather.seats.shape[1]
-    values, base, source, seats = gather.values, gather.base, gather.source, gather.seats
+    values, base, reads = gather.values, gather.base, gather.reads
 
     def fill_batch(states: Sequence[FactoryState], players: Sequence[int], out: np.ndarray) -> None:
         count = len(states)
@@ -386,6 +388,8 @@ def flat_encoder(game: ChocolateFactoryRules) -> Encoder[FactoryState]:
             b"".join([wide_part(s) for s in states]), dtype=np.int16
         ).reshape(count, width - byte_width)
         who = np.asarray(players, dtype=np.intp)
+        if who.min() < 0 or who.max() >= n:
+            raise ValueError(f"encode_batch: players are seats 0..{n - 1}, got {players!r:.80}")
         points = y[:, per_seat[0] : per_seat[0] + n] + y[:, per_seat[1] : per_seat[1] + n]
         points += y[:, per_seat[2] : per_seat[2] + n]
         np.minimum(points, clip["points"], out=y[:, at["points"] : at["points"] + n])
@@ -397,15 +401,16 @@ def flat_encoder(game: ChocolateFactoryRules) -> Encoder[FactoryState]:
         y[:, at["rolled"]] = (roller - who) % n
         y[:, at["reroll_open"]] = (pick_index == 0) & ~over
         y[:, at["resume_open"]] = (y[:, at["resume_pick"]] != 0) & ((phase == 1) | (phase == 2))
-        # each state's ints in its observer's seat order, then every entry's table; a
-        # block of states at a time, so that the index arrays stay in the cache
-        for lo in range(0, count, BLOCK):
-            hi = min(lo + BLOCK, count)
-            where = seats[who[lo:hi]]
-            where += np.arange(lo * y_width, hi * y_width, y_width)[:, None]
-            index = y.take(where).take(source, axis=1)
-            index += base
-            values.take(index, out=out[lo:hi])
+        # every entry's table, read from each state's ints in its observer's seat order:
+        # the states of one observer together, a block at a time (the index arrays
+        # stay in the cache)
+        for p in range(n):
+            rows_p = np.flatnonzero(who == p)
+            for lo in range(0, len(rows_p), BLOCK):
+                rows = rows_p[lo : lo + BLOCK]
+                index = y.take(rows, axis=0).take(reads[p], axis=1)
+                index += base
+                out[rows] = values.take(index)
 
     return Encoder(
         "flat",
@@ -414,6 +419,7 @@ def flat_encoder(game: ChocolateFactoryRules) -> Encoder[FactoryState]:
         fill,
         "flat vector, relative to the observer",
         fill_batch=fill_batch,
+        batch_writes_all=True,
     )
 
 

@@ -298,7 +298,7 @@ class ChocolateFactoryRules(Game[FactoryState]):
         d = s.dice
         # by station, ingredient and amount missing, the pairs whose whole quantity fits
         pair_rows = pair_actions(tuple(d[DQ:DI]))
-        ingredients = [i for i in range(6) if d[DI + i]]  # only these can pair
+        ingredients = faces_shown(tuple(d[DI:DM]))  # only these can pair
         pairs: list[int] = []
         machines: list[int] = []
         specials: list[int] = []
@@ -343,6 +343,8 @@ class ChocolateFactoryRules(Game[FactoryState]):
 
     def _refusal(self, s: FactoryState, a: int) -> str | None:
         """Why the rules refuse action ``a`` now, or None if they allow it."""
+        if s.phase == PICK and a < PASS:  # a pick from the roll: the common case, first
+            return self._station_refusal(s, a)
         if s.phase == OVER:
             return "the game is over"
         if s.phase in (PACK_BAR, CHOOSE_VARIETY) and MASTER <= a < PASS:
@@ -362,6 +364,12 @@ class ChocolateFactoryRules(Game[FactoryState]):
             if s.pick_index != 0:
                 return "only the roller rerolls, before anyone has picked"
             return None if s.apps[p] > 0 else "a reroll costs an application; none left"
+        return self._station_refusal(s, a)  # not reached: picks below PASS come first
+
+    def _station_refusal(self, s: FactoryState, a: int) -> str | None:
+        """Why the rules refuse the pick ``a`` (a pair, a machine die, a special die or
+        the master placed at a station) now, or None if they allow it."""
+        p = self.current_player(s)
         kind, st, face = STATION_ACTIONS[a]
         k = p * 4 + st
         v = s.variety[k]
@@ -416,7 +424,9 @@ class ChocolateFactoryRules(Game[FactoryState]):
         if reason is not None:
             raise self.illegal(s, a, reason)
         p = self.current_player(s)
-        if s.phase != PICK and MASTER <= a < PASS:
+        if s.phase == PICK and a < PASS:
+            self._place(s, p, a, rng)
+        elif s.phase != PICK and MASTER <= a < PASS:
             self._hire_between(s, p, a)
         elif s.phase == PACK_BAR:
             self._pack(s, p, a - PACK)
@@ -427,11 +437,9 @@ class ChocolateFactoryRules(Game[FactoryState]):
             if s.apps[p] < self.max_apps:
                 s.apps[p] += 1
             self._next_picker(s, rng)
-        elif a == REROLL:
+        else:  # REROLL
             s.apps[p] -= 1
             self._roll(s, rng)
-        else:
-            self._place(s, p, a, rng)
 
     def _place(self, s: FactoryState, p: int, a: int, rng: random.Random) -> None:
         kind, st, face = STATION_ACTIONS[a]
@@ -608,6 +616,12 @@ def fitting_faces(quantity_dice: tuple[int, ...]) -> tuple[tuple[int, ...], ...]
         else ()
         for miss in range(7)
     )
+
+
+@functools.cache
+def faces_shown(dice: tuple[int, ...]) -> tuple[int, ...]:
+    """The faces among ``dice`` (counts per face) that some die shows."""
+    return tuple(face for face, count in enumerate(dice) if count)
 
 
 @functools.cache

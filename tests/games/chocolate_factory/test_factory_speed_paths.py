@@ -35,6 +35,7 @@ from choco_envs.games.chocolate_factory.rules import (
     STATION_ACTIONS,
     STATIONS,
     decode_station_action,
+    faces_shown,
     fitting_faces,
     pair_actions,
 )
@@ -81,8 +82,10 @@ def test_legal_actions_are_increasing_and_the_mask(players: int) -> None:
 
 def test_pair_and_master_tables_are_the_fitting_faces_and_open_machines() -> None:
     """``pair_actions`` is ``fitting_faces`` as action ids, station by station and
-    ingredient by ingredient; ``MASTER_ROWS`` the open machines (``BITS``) as master ids."""
+    ingredient by ingredient; ``MASTER_ROWS`` the open machines (``BITS``) as master ids;
+    ``faces_shown`` the faces with a die on them."""
     for quantity_dice in itertools.product((0, 1, 2), repeat=FACES):
+        assert faces_shown(quantity_dice) == tuple(f for f in range(FACES) if quantity_dice[f])
         fitting = fitting_faces(quantity_dice)
         table = pair_actions(quantity_dice)
         for st, i, miss in itertools.product(range(STATIONS), range(6), range(7)):
