@@ -134,7 +134,8 @@ class Encoder(Generic[S]):
     ``fill_batch(states, players, out)`` (optional) is the vectorised form of ``fill`` for
     many states at once, writing into a zeroed ``(len(states), *shape)`` array; it must
     give exactly the numbers ``fill`` gives, state by state (a test ties the two for every
-    encoder). Without it, :meth:`encode_batch` calls ``fill`` once per state.
+    encoder). Without it, :meth:`encode_batch` calls ``fill`` once per state. With
+    ``batch_writes_all`` it writes every entry, so ``out`` is not zeroed first.
     """
 
     def __init__(
@@ -146,9 +147,11 @@ class Encoder(Generic[S]):
         description: str = "",
         action_planes: ActionPlanes | None = None,
         fill_batch: Callable[[Sequence[S], Sequence[int], np.ndarray], None] | None = None,
+        batch_writes_all: bool = False,
     ) -> None:
         self.name = name
         self._fill_batch = fill_batch
+        self._batch_writes_all = batch_writes_all and fill_batch is not None
         self.action_planes = action_planes
         self.shape = shape
         self.layout = layout
@@ -192,14 +195,15 @@ class Encoder(Generic[S]):
             )
         shape = (count, *self.shape)
         if out is None:
-            out = np.zeros(shape, dtype=np.float32)
+            out = (np.empty if self._batch_writes_all else np.zeros)(shape, dtype=np.float32)
         else:
             if out.shape != shape or out.dtype != np.float32:
                 raise ValueError(
                     f"encode_batch: out has shape {out.shape} and dtype {out.dtype}; allowed: "
                     f"shape {shape}, float32"
                 )
-            out.fill(0.0)
+            if not self._batch_writes_all:
+                out.fill(0.0)
         if count == 0:
             return out
         if self._fill_batch is not None:

@@ -193,7 +193,8 @@ class ChocoAECEnv(AECEnv):
 
     # ------------------------------------------------------------------ step
     def step(self, action: Any) -> None:
-        self._require_reset("step()")
+        if self.state_ is None:
+            self._require_reset("step()")
         if not self.agents:
             raise ChocoError(
                 "step() called after the game ended and every agent has stepped out "
@@ -209,7 +210,8 @@ class ChocoAECEnv(AECEnv):
         self._clear_rewards()
         try:
             a = game.check_action_range(s, action)
-            if not self.legal_mask()[a]:
+            mask = self._mask if self._mask is not None else self.legal_mask()
+            if not mask[a]:
                 raise game.illegal(s, a, "the action mask forbids it")
             game.apply(s, a, rng)
         except IllegalActionError as err:
@@ -226,14 +228,23 @@ class ChocoAECEnv(AECEnv):
         self._accumulate_rewards()
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """(observation, reward, termination, truncation, info) of the agent to act."""
-        self._require_reset("last()")
+        """(observation, reward, termination, truncation, info) of the agent to act
+        (PettingZoo's ``last``, written out: it runs every step)."""
+        if self.state_ is None:
+            self._require_reset("last()")
         if not self.agents:
             raise ChocoError(
                 "last() called after the game ended and every agent has stepped out; "
                 "call env.reset() for a new game"
             )
-        return super().last(observe)
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def agent_iter(self, max_iter: int = 2**63) -> Any:
         self._require_reset("agent_iter()")
@@ -300,18 +311,20 @@ class ChocoAECEnv(AECEnv):
         return self.legal_mask().copy()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        self._require_reset("observe()")
-        if agent not in self.agent_name_mapping:
+        if self.state_ is None:
+            self._require_reset("observe()")
+        seat = self.agent_name_mapping.get(agent)
+        if seat is None:
             raise ChocoError(
                 f"observe({agent!r}): no such agent; agents: {', '.join(self.possible_agents)}"
             )
-        seat = self.agent_name_mapping[agent]
         obs = self.encoder.encode(self.state_, seat)
         if agent == self.agent_selection and not self.terminations.get(agent, True):
-            mask = self.legal_mask().astype(np.int8)
+            mask = self._mask if self._mask is not None else self.legal_mask()
+            action_mask = mask.astype(np.int8)
         else:
-            mask = np.zeros(self.game.num_actions, dtype=np.int8)
-        return {"observation": obs, "action_mask": mask}
+            action_mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        return {"observation": obs, "action_mask": action_mask}
 
     def observation_layout(self) -> list[tuple[str, slice, str]]:
         """(name, slice, meaning) of every part of the observation."""

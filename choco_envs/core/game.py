@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from itertools import permutations
+from operator import itemgetter
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import numpy as np
@@ -219,12 +221,14 @@ class GameView(Protocol):
     def target(self, game: Any, state: Any, action: int) -> dict[str, Any] | None: ...
 
 
-#: per list length (below 64), the steps of ``random.Random.shuffle``: (index, bits of
-#: each draw); a table, not a bit_length per draw, since search shuffles hidden cards
-#: thousands of times a move
-SHUFFLE_STEPS = tuple(
-    tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1)) for n in range(64)
-)
+def shuffle_steps(n: int) -> tuple[tuple[int, int], ...]:
+    """The steps of ``random.Random.shuffle`` of ``n`` items: (index, bits of each draw)."""
+    return tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
+
+
+#: per list length (below 64), :func:`shuffle_steps`; a table, not a bit_length per draw,
+#: since search shuffles hidden cards thousands of times a move
+SHUFFLE_STEPS = tuple(shuffle_steps(n) for n in range(64))
 
 
 def shuffle(rng: Rng, items: list[Any]) -> None:
@@ -235,17 +239,62 @@ def shuffle(rng: Rng, items: list[Any]) -> None:
         rng.shuffle(items)
         return
     n = len(items)
-    steps = (
-        SHUFFLE_STEPS[n]
-        if n < len(SHUFFLE_STEPS)
-        else [(i, (i + 1).bit_length()) for i in range(n - 1, 0, -1)]
-    )
+    steps = SHUFFLE_STEPS[n] if n < len(SHUFFLE_STEPS) else shuffle_steps(n)
     getrandbits = rng.getrandbits
     for i, bits in steps:
         j = getrandbits(bits)
         while j > i:  # random.Random._randbelow(i + 1), as shuffle draws it
             j = getrandbits(bits)
         items[i], items[j] = items[j], items[i]
+
+
+#: :func:`permute` puts the first this many items (all of a shorter list) in one of all
+#: their orders with a single draw
+ORDERS_UPTO = 5
+
+
+def _orders(k: int) -> tuple[Callable[[list[Any]], tuple[Any, ...]], ...]:
+    """Every order of ``k`` items (2 or more), each as a getter of them from a list, in
+    ``itertools.permutations`` order."""
+    return tuple(itemgetter(*order) for order in permutations(range(k)))
+
+
+#: per length 0..ORDERS_UPTO: :func:`_orders` (none below 2) and the bits of a draw of one
+ORDERS = tuple(
+    (orders, (len(orders) - 1).bit_length())
+    for orders in (_orders(k) if k >= 2 else () for k in range(ORDERS_UPTO + 1))
+)
+
+
+#: per list length (below 64), the steps of :func:`shuffle` that :func:`permute` takes
+PERMUTE_STEPS = tuple(steps[: max(len(steps) + 1 - ORDERS_UPTO, 0)] for steps in SHUFFLE_STEPS)
+
+
+def permute(rng: Rng, items: list[Any]) -> None:
+    """Put ``items`` in a uniformly random order, in place, with fewer draws than
+    :func:`shuffle`: the Fisher-Yates steps of :func:`shuffle` down to the first
+    ``ORDERS_UPTO`` items, then those in one of all their orders, drawn at once (a
+    ``getrandbits`` redrawn while out of range, so every order is as likely as any other;
+    tests/core/test_speed_paths.py counts them).
+
+    For search's ``determinize``, where only the distribution counts: it is not
+    ``random.Random.shuffle``'s permutation of the stream, which the rules' own draws
+    (``new_state``, ``apply``) keep through :func:`shuffle`."""
+    n = len(items)
+    k = n if n < ORDERS_UPTO else ORDERS_UPTO
+    if n > k:
+        getrandbits = rng.getrandbits
+        for i, bits in PERMUTE_STEPS[n] if n < len(PERMUTE_STEPS) else shuffle_steps(n)[: n - k]:
+            j = getrandbits(bits)
+            while j > i:
+                j = getrandbits(bits)
+            items[i], items[j] = items[j], items[i]
+    if k >= 2:
+        orders, bits = ORDERS[k]
+        r = rng.getrandbits(bits)
+        while r >= len(orders):
+            r = rng.getrandbits(bits)
+        items[:k] = orders[r](items)
 
 
 def require(d: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:

@@ -1,16 +1,20 @@
 """The fast paths search uses give exactly what the plain forms give: ``encode_batch`` row
 for row what ``encode`` gives (every registered env, every encoder, states met in random
 play, seen by every seat), the inlined shuffle ``random.Random.shuffle``'s permutation,
-the written-out copies every field, and the vectorised Chocolatiers totals ``totals``."""
+``permute`` (determinize's) every order equally often, the written-out copies every
+field, and the vectorised Chocolatiers totals ``totals``."""
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 
 import numpy as np
 import pytest
 
 from choco_envs.registry import list_envs, make_game
+from tests.uniformity import assert_uniform
 
 
 def _configs() -> list[tuple[str, dict[str, object]]]:
@@ -91,6 +95,82 @@ def test_shuffle_is_random_shuffle_draw_for_draw() -> None:
     items = list(range(10))
     shuffle(Counting(3), items)
     assert Counting.calls == 1 and sorted(items) == list(range(10))
+
+
+class Scripted(random.Random):
+    """A stream that gives the draws it is told (each must fit the bits asked for)."""
+
+    def __init__(self, draws: list[int]) -> None:
+        super().__init__(0)
+        self.draws = iter(draws)
+
+    def getrandbits(self, k: int) -> int:
+        value = next(self.draws)
+        assert 0 <= value < 1 << k, (value, k)
+        return value
+
+
+def permute_ranges(n: int) -> list[int]:
+    """How many values each draw of ``permute`` of ``n`` items accepts: the Fisher-Yates
+    steps down to the first ``ORDERS_UPTO`` items (below i + 1 at step i), then one of all
+    the orders of those."""
+    from choco_envs.core.game import ORDERS_UPTO
+
+    k = min(n, ORDERS_UPTO)
+    return [i + 1 for i in range(n - 1, k - 1, -1)] + ([math.factorial(k)] if k >= 2 else [])
+
+
+@pytest.mark.parametrize("n", range(9))
+def test_permute_gives_every_order_once_over_its_draws(n: int) -> None:
+    """``permute`` is uniform: each draw is a ``getrandbits`` redrawn while out of range,
+    so every sequence of in-range draws is equally likely, and over all of them each of
+    the n! orders comes out exactly once (Fisher-Yates steps and the table of orders
+    both, up to 8 items); an out-of-range draw is redrawn and changes nothing."""
+    from choco_envs.core.game import permute
+
+    ranges = permute_ranges(n)
+    assert math.prod(ranges) == math.factorial(n)
+    seen = set()
+    for draws in itertools.product(*map(range, ranges)):
+        items = list("abcdefgh"[:n])
+        rng = Scripted(list(draws))
+        permute(rng, items)
+        assert next(rng.draws, None) is None  # every draw read, no more
+        seen.add("".join(items))
+    assert len(seen) == math.factorial(n)
+    if ranges:  # a first draw out of range is drawn again: the same order
+        bits = (ranges[0] - 1).bit_length() if ranges[0] > 1 else 0
+        out_of_range = (1 << bits) - 1
+        if out_of_range >= ranges[0]:
+            a, b = list(range(n)), list(range(n))
+            last = [r - 1 for r in ranges]
+            permute(Scripted(last), a)
+            permute(Scripted([out_of_range, *last]), b)
+            assert a == b
+
+
+def test_permute_is_uniform_from_a_seeded_stream() -> None:
+    """From ``random.Random``: the 120 orders of 5 items and, for 9 items (steps above
+    the table), the 72 (first, last) pairs, each about as often as any other."""
+    from choco_envs.core.game import permute
+
+    rng = random.Random(5)
+    orders = []
+    for _ in range(12_000):
+        items = list(range(5))
+        permute(rng, items)
+        orders.append(tuple(items))
+    assert_uniform(orders, set(itertools.permutations(range(5))))
+    ends = []
+    for _ in range(14_400):
+        items = list(range(9))
+        permute(rng, items)
+        ends.append((items[0], items[-1]))
+    assert_uniform(ends, set(itertools.permutations(range(9), 2)))
+    for n in (0, 1, 40, 70):  # any length: the same items back
+        items = list(range(n))
+        permute(rng, items)
+        assert sorted(items) == list(range(n))
 
 
 @pytest.mark.parametrize(("env_id", "options"), _configs(), ids=lambda v: str(v))

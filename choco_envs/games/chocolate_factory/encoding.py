@@ -20,8 +20,9 @@ order after it); see :func:`flat_encoder` and the docs for the layout table.
 
 from __future__ import annotations
 
+import struct
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -47,6 +48,8 @@ if TYPE_CHECKING:
 __all__ = ["NUM_ACTIONS", "action_ranges", "build_encoders", "flat_encoder"]
 
 SCORE_SCALE = 200.0
+#: states gathered at a time by ``encode_batch``
+BLOCK = 64
 FINISHED_SCALE = 40.0
 STORAGE_SCALE = 40.0
 DICE = 24
@@ -119,93 +122,214 @@ def _layout(game: ChocolateFactoryRules) -> Layout:
     return lay
 
 
-def _board_ints(s: FactoryState) -> array[int]:
-    """The state's ints that the board part of ``flat`` reads, one signed byte each (all
-    lie in -2..63), in the order :func:`_board` names them: variety, package variety
-    (the signed ones), then placed, special, missing, package fill, package owners, dice."""
-    ints = array("b", s.variety + s.pkg_variety)
-    ints.frombytes(bytes([*s.placed, *s.special, *s.missing, *s.pkg_fill, *s.pkg_owners, *s.dice]))
-    return ints
+#: the state's ints in the order of a row (:func:`row_packers`): first the lists that
+#: hold small non-negative ints (one byte each), then the lists that may hold -1 and -2
+#: or big numbers, then the single ints (two bytes each)
+BYTE_LISTS = ("placed", "special", "missing", "pkg_fill", "pkg_owners", "dice", "apps")
+WIDE_LISTS = ("variety", "pkg_variety", "variety_points", "refine_points", "bonus_points",
+              "finished", "storage")  # fmt: skip
+ROW_INTS = (
+    "supply_left", "time_left", "roller", "pick_index", "phase", "resume_pick",
+    "pending_variety", "pending_station",
+)  # fmt: skip
+#: the lists with one entry per seat (``seat``), or per station or ingredient of each seat
+#: (``seat * k + i``), or per package slot and seat (``slot * n + seat``): rotated so
+#: that the observer comes first
+SEAT_MAJOR = ("variety", "placed", "special", "missing", "apps", "variety_points",
+              "refine_points", "bonus_points", "finished", "storage")  # fmt: skip
+SEAT_MINOR = ("pkg_owners",)
 
 
-def _board(game: ChocolateFactoryRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The board part of ``flat`` (dice, stations, packages: every entry before the
-    status) as one gather: entry ``j`` for the observer ``p`` is ``values[base[j] +
-    x[source[p, j]]]``, x being :func:`_board_ints`. Every entry reads one state int (of
-    the observer's seat order, through ``source``), so each column is a small table of
-    that int's values, written once here. Returns (values, base, source)."""
+def row_lengths(game: ChocolateFactoryRules) -> dict[str, int]:
+    """How many ints each list of a row holds in a game of this size."""
     n, slots = game.num_players, game.slots
-    # where each list of the state lies in x (see _board_ints)
-    x_variety, x_pkg_variety = 0, 4 * n
-    x_placed = x_pkg_variety + slots
-    x_special = x_placed + 4 * n
-    x_missing = x_special + 4 * n
-    x_fill = x_missing + 24 * n
-    x_owners = x_fill + slots
-    x_dice = x_owners + slots * n
-    values: list[float] = []
-    offsets: dict[str, int] = {}
-    base: list[int] = []
-    source: list[list[int]] = []
+    per_seat = {"variety": 4, "placed": 4, "special": 4, "missing": 24}
+    lengths = {name: per_seat.get(name, 1) * n for name in (*BYTE_LISTS, *WIDE_LISTS)}
+    lengths.update(pkg_variety=slots, pkg_fill=slots, pkg_owners=slots * n, dice=DICE)
+    return lengths
 
-    def column(name: str, lowest: int, table: Sequence[float], where: list[int]) -> None:
-        """The next entry: ``table[i - lowest]`` where the state int ``x[where[p]]`` is i."""
-        if name not in offsets:
-            offsets[name] = len(values) - lowest
-            values.extend(table)
-        base.append(offsets[name])
-        source.append(where)
 
-    seats = [[(p + r) % n for p in range(n)] for r in range(n)]  # seats[r][observer]
-    dice_scale = np.array([1.0 / n] * 12 + [1.0 / game.special_dice] * 12, dtype=np.float32)
-    for f in range(DICE):  # counts per face, 0..n
-        scale = float(dice_scale[f])
-        column(f"dice{f}", 0, [c * scale for c in range(n + 1)], [x_dice + f] * n)
-    varieties = range(-1, len(cp.VARIETY_NAMES))  # -1: a free station
-    for r in range(n):
-        for st in range(4):
-            k = [seat * 4 + st for seat in seats[r]]
+def row_packers(
+    game: ChocolateFactoryRules,
+) -> tuple[Callable[[FactoryState], bytes], Callable[[FactoryState], bytes]]:
+    """(bytes, wide) of a state's row: ``BYTE_LISTS`` one byte an int, then
+    ``WIDE_LISTS`` and ``ROW_INTS`` as int16, each in one call (written out: the hot
+    path; a test checks them against the names)."""
+    lengths = row_lengths(game)
+    wide = sum(lengths[name] for name in WIDE_LISTS) + len(ROW_INTS)
+    pack = struct.Struct(f"<{wide}h").pack
+
+    def byte_part(s: FactoryState) -> bytes:
+        return bytes([*s.placed, *s.special, *s.missing, *s.pkg_fill, *s.pkg_owners, *s.dice,
+                      *s.apps])  # fmt: skip
+
+    def wide_part(s: FactoryState) -> bytes:
+        return pack(
+            *s.variety, *s.pkg_variety, *s.variety_points, *s.refine_points,
+            *s.bonus_points, *s.finished, *s.storage, s.supply_left, s.time_left, s.roller,
+            s.pick_index, s.phase, s.resume_pick, s.pending_variety, s.pending_station,
+        )  # fmt: skip
+
+    return byte_part, wide_part
+
+
+#: what ``fill_batch`` works out from each row (numpy over the batch) for the status
+#: part, per seat (``points``, ``finished``, ``storage``: clipped at the scale) and for
+#: the observer (``to_act``, ``roller`` relative seats, n when nobody acts; the flags)
+DERIVED = ("points", "finished_clipped", "storage_clipped")
+DERIVED_INTS = ("to_act", "rolled", "reroll_open", "resume_open")
+
+
+class Gather:
+    """The ``flat`` observation as one gather from tables: entry ``j`` for observer
+    ``p`` is ``values[base[j] + y[reads[p, j]]]``, ``y`` being a state's row
+    (:func:`row_packers`) followed by the derived ints (``DERIVED``, ``DERIVED_INTS``).
+    Entries are declared in the observer's seat order (``source[j]``, a place of the row
+    as seat 0 sees it); ``seats[p]`` rotates the per-seat parts of the row for observer
+    ``p``, and ``reads[p] = seats[p][source]``. Every entry reads one int, so each
+    entry's values are a small table of that int's values, written once here. ``fill``
+    gathers the board (every entry before the status) this way; ``fill_batch`` gathers
+    every entry."""
+
+    def __init__(self, game: ChocolateFactoryRules) -> None:
+        n = game.num_players
+        lengths = row_lengths(game)
+        self.at: dict[str, int] = {}  # where each list lies in the row
+        width = 0
+        for name in (*BYTE_LISTS, *WIDE_LISTS, *ROW_INTS):
+            self.at[name] = width
+            width += lengths.get(name, 1)
+        self.byte_width = sum(lengths[name] for name in BYTE_LISTS)
+        self.row_width = width
+        for name in DERIVED:
+            self.at[name] = width
+            width += n
+        for name in DERIVED_INTS:
+            self.at[name] = width
+            width += 1
+        seats = np.tile(np.arange(width), (n, 1))
+        for p in range(n):
+            for name in (*SEAT_MAJOR, *DERIVED):
+                size = lengths.get(name, n) // n
+                block = np.arange(n * size).reshape(n, size)
+                seats[p, self.at[name] : self.at[name] + n * size] = (
+                    self.at[name] + np.roll(block, -p, axis=0).ravel()
+                )
+            for name in SEAT_MINOR:
+                block = np.arange(lengths[name]).reshape(-1, n)
+                seats[p, self.at[name] : self.at[name] + lengths[name]] = (
+                    self.at[name] + np.roll(block, -p, axis=1).ravel()
+                )
+        self.seats = seats
+        self._values: list[float] = []
+        self._offsets: dict[str, int] = {}
+        self._base: list[int] = []
+        self._source: list[int] = []
+        self._board(game)
+        self.status_start = len(self._base)
+        self._status(game)
+        self.values = np.array(self._values, dtype=np.float32)
+        self.base = np.array(self._base, dtype=np.int16)
+        self.source = np.array(self._source, dtype=np.intp)
+        self.reads = self.seats.take(self.source, axis=1)
+        assert len(self._values) < 2**15, "table positions fit in int16"
+
+    def column(self, name: str, lowest: int, table: Sequence[float], where: int) -> None:
+        """The next entry: ``table[i - lowest]`` where the int at ``where`` (a place of
+        the observer's view of y) is i."""
+        if name not in self._offsets:
+            self._offsets[name] = len(self._values) - lowest
+            self._values.extend(table)
+        self._base.append(self._offsets[name])
+        self._source.append(where)
+
+    def _board(self, game: ChocolateFactoryRules) -> None:
+        """Dice, stations, packages: the entries before the status."""
+        n, at, column = game.num_players, self.at, self.column
+        dice_scale = np.array([1.0 / n] * 12 + [1.0 / game.special_dice] * 12, dtype=np.float32)
+        for f in range(DICE):  # counts per face, 0..n
+            scale = float(dice_scale[f])
+            column(f"dice{f}", 0, [c * scale for c in range(n + 1)], at["dice"] + f)
+        varieties = range(-1, len(cp.VARIETY_NAMES))  # -1: a free station
+        for k in range(4 * n):  # the observer's stations first
             for c in range(9):
                 column(f"variety{c}", -1, [_VARIETY[v][c] for v in varieties],
-                       [x_variety + kk for kk in k])  # fmt: skip
+                       at["variety"] + k)  # fmt: skip
             for m in range(6):
                 needed = [_BITS[game.machine_mask[v] if v >= 0 else 0][m] for v in varieties]
-                column(f"needed{m}", -1, needed, [x_variety + kk for kk in k])
+                column(f"needed{m}", -1, needed, at["variety"] + k)
             for m in range(6):
-                column(f"placed{m}", 0, [_BITS[pl][m] for pl in range(64)],
-                       [x_placed + kk for kk in k])  # fmt: skip
-            column("special", 0, [0.0, 1.0], [x_special + kk for kk in k])
+                column(f"placed{m}", 0, [_BITS[pl][m] for pl in range(64)], at["placed"] + k)
+            column("special", 0, [0.0, 1.0], at["special"] + k)
             for i in range(6):
                 column("missing", 0, [m * (1.0 / 6) for m in range(7)],
-                       [x_missing + kk * 6 + i for kk in k])  # fmt: skip
-    slot_varieties = range(CLOSED, len(cp.VARIETY_NAMES))  # CLOSED, EMPTY, varieties
-    for slot in range(slots):
-        for c in range(9):
-            column(f"slot_variety{c}", CLOSED, [_VARIETY[v][c] for v in slot_varieties],
-                   [x_pkg_variety + slot] * n)  # fmt: skip
-        fills = [f / 4.0 for f in range(cp.PACKAGE_SIZE + 1)]
-        column("fill", 0, fills, [x_fill + slot] * n)
-        column("open", CLOSED, [float(v != CLOSED) for v in slot_varieties],
-               [x_pkg_variety + slot] * n)  # fmt: skip
+                       at["missing"] + k * 6 + i)  # fmt: skip
+        slot_varieties = range(CLOSED, len(cp.VARIETY_NAMES))  # CLOSED, EMPTY, varieties
+        for slot in range(game.slots):
+            for c in range(9):
+                column(f"slot_variety{c}", CLOSED, [_VARIETY[v][c] for v in slot_varieties],
+                       at["pkg_variety"] + slot)  # fmt: skip
+            fills = [f / 4.0 for f in range(cp.PACKAGE_SIZE + 1)]
+            column("fill", 0, fills, at["pkg_fill"] + slot)
+            column("open", CLOSED, [float(v != CLOSED) for v in slot_varieties],
+                   at["pkg_variety"] + slot)  # fmt: skip
+            for r in range(n):
+                bars = [b * 0.25 for b in range(cp.PACKAGE_SIZE + 1)]
+                column("owned_bars", 0, bars, at["pkg_owners"] + slot * n + r)
+
+    def _status(self, game: ChocolateFactoryRules) -> None:
+        """Every seat's status, the clock and the turn: the numbers of ``fill``'s
+        ``_rest``, as tables of the row's and the derived ints."""
+        n, at, column = game.num_players, self.at, self.column
+        cap = game.max_apps
         for r in range(n):
-            bars = [b * 0.25 for b in range(cp.PACKAGE_SIZE + 1)]
-            column("owned_bars", 0, bars, [x_owners + slot * n + seat for seat in seats[r]])
-    return (
-        np.array(values, dtype=np.float32),
-        np.array(base, dtype=np.intp),
-        np.array(source, dtype=np.intp).T.copy(),
-    )
+            column("apps", 0, [a / cap for a in range(cap + 1)], at["apps"] + r)
+            column("master", 0, [float(a == cap) for a in range(cap + 1)], at["apps"] + r)
+            points = range(int(SCORE_SCALE) + 1)
+            column("score", 0, [min(c / SCORE_SCALE, 1.0) for c in points], at["points"] + r)
+            finished = [min(c / FINISHED_SCALE, 1.0) for c in range(int(FINISHED_SCALE) + 1)]
+            column("finished", 0, finished, at["finished_clipped"] + r)
+            storage = [min(c / STORAGE_SCALE, 1.0) for c in range(int(STORAGE_SCALE) + 1)]
+            column("storage", 0, storage, at["storage_clipped"] + r)
+        supply = [c / game.package_total for c in range(game.package_total + 1)]
+        column("supply", 0, supply, at["supply_left"])
+        clock = [c / game.total_rolls for c in range(game.total_rolls + 1)]
+        column("shift_time", 0, clock, at["time_left"])
+        for c in range(n):
+            column(f"to_act{c}", 0, [float(i == c) for i in range(n + 1)], at["to_act"])
+        for c in range(n):
+            column(f"rolled{c}", 0, [float(i == c) for i in range(n)], at["rolled"])
+        for c in range(3):
+            column(f"phase{c}", 0, [float(i == c) for i in range(4)], at["phase"])
+        column("flag", 0, [0.0, 1.0], at["reroll_open"])
+        for c in range(9):
+            column(f"pending{c}", -1, [_VARIETY[v][c] for v in range(-1, 9)],
+                   at["pending_variety"])  # fmt: skip
+        for c in range(4):
+            column(f"station{c}", -1, [float(i == c) for i in range(-1, 4)],
+                   at["pending_station"])  # fmt: skip
+        column("flag", 0, [0.0, 1.0], at["resume_open"])
 
 
 def flat_encoder(game: ChocolateFactoryRules) -> Encoder[FactoryState]:
     """The ``flat`` encoder: one float32 vector, every value in [0, 1]. The board (dice,
-    stations, packages) is one gather from tables (:func:`_board`), the status a short
-    list (the hot path)."""
+    stations, packages) is one gather from tables (:class:`Gather`), the status a short
+    list (the hot path); ``fill_batch`` gathers every entry of every state at once."""
     n = game.num_players
     lay = _layout(game)
     status_start = lay["p0_status"].start
-    board_values, board_base, board_source = _board(game)
-    assert len(board_base) == status_start, "the board gather covers every entry before p0_status"
+    gather = Gather(game)
+    assert gather.status_start == status_start, "the board gather ends where p0_status starts"
+    assert len(gather.base) == lay.size, "the gather covers every entry"
+    byte_part, wide_part = row_packers(game)
+    byte_width = gather.byte_width
+    # the board reads the bytes and the two lists of varieties (every int in -2..63):
+    # one signed byte each is enough for ``fill``
+    board_ints = byte_width + row_lengths(game)["variety"] + game.slots
+    board_source = gather.reads[:, :status_start]  # [observer, entry]
+    assert (board_source < board_ints).all()
+    board_values = gather.values
+    board_base = gather.base[:status_start].astype(np.intp)
     max_apps, pkg_total, total_rolls = game.max_apps, game.package_total, game.total_rolls
     onehot_n = [tuple(float(i == j) for j in range(n)) for i in range(n)] + [(0.0,) * n]
     phase_rows = [(1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0), (0.0, 0.0, 0.0)]
@@ -215,9 +339,12 @@ def flat_encoder(game: ChocolateFactoryRules) -> Encoder[FactoryState]:
     apps_rows = [(a / max_apps, float(a == max_apps)) for a in range(max_apps + 1)]
 
     def fill(s: FactoryState, player: int, out: np.ndarray) -> None:
-        x = np.frombuffer(_board_ints(s), dtype=np.int8)
+        ints = array("b", byte_part(s))
+        ints.extend(s.variety)
+        ints.extend(s.pkg_variety)
+        x = np.frombuffer(ints, dtype=np.int8)
         out[:status_start] = board_values.take(board_base + x.take(board_source[player]))
-        out[status_start:] = np.frombuffer(array("f", _rest(s, player)), dtype=np.float32)
+        out[status_start:] = _rest(s, player)
 
     def _rest(s: FactoryState, player: int) -> list[float]:
         """Status of every player, the clock and the turn, as a list."""
@@ -242,72 +369,48 @@ def flat_encoder(game: ChocolateFactoryRules) -> Encoder[FactoryState]:
         v.append(float(s.resume_pick and s.phase in (1, 2)))
         return v
 
-    # ---- the same numbers for many states at once (``fill_batch``): the board by the
-    # same gather for all states together; the status from one row of ints per state
-    w_points, w_finished, w_storage = n, 4 * n, 5 * n  # after apps; points: three lists
-    w_misc = 6 * n  # supply_left, time_left, roller, pick_index, phase, resume_pick,
-    # pending_variety, pending_station
-    seats_all = np.array(seat_order)
-    onehot_n_all = np.array(onehot_n, dtype=np.float64)
-    phase_all = np.array(phase_rows, dtype=np.float64)
-    variety_all = np.array(_VARIETY, dtype=np.float64)
-    station_all = np.array(station_rows, dtype=np.float64)
-    status_size = lay.size - status_start
+    # ---- every state at once (``fill_batch``): the rows packed state by state, the
+    # derived ints by numpy over the batch, then one gather for every entry
+    at, width = gather.at, gather.row_width
+    per_seat = [at[name] for name in ("variety_points", "refine_points", "bonus_points")]
+    clip = {"points": int(SCORE_SCALE), "finished_clipped": int(FINISHED_SCALE),
+            "storage_clipped": int(STORAGE_SCALE)}  # fmt: skip
+    y_width = gather.seats.shape[1]
+    values, base, reads = gather.values, gather.base, gather.reads
 
     def fill_batch(states: Sequence[FactoryState], players: Sequence[int], out: np.ndarray) -> None:
         count = len(states)
-        x = np.frombuffer(b"".join([_board_ints(s) for s in states]), dtype=np.int8)
+        y = np.empty((count, y_width), dtype=np.int16)
+        y[:, :byte_width] = np.frombuffer(
+            b"".join([byte_part(s) for s in states]), dtype=np.uint8
+        ).reshape(count, byte_width)
+        y[:, byte_width:width] = np.frombuffer(
+            b"".join([wide_part(s) for s in states]), dtype=np.int16
+        ).reshape(count, width - byte_width)
         who = np.asarray(players, dtype=np.intp)
-        index = board_source[who]  # positions in each state's ints, then in all of x
-        index += np.arange(0, x.size, x.size // count)[:, None]
-        np.add(board_base, x.take(index), out=index)
-        out[:, :status_start] = board_values.take(index)
-        wide = b"".join(
-            [
-                array(
-                    "q",
-                    [*s.apps, *s.variety_points, *s.refine_points, *s.bonus_points,
-                     *s.finished, *s.storage, s.supply_left, s.time_left, s.roller,
-                     s.pick_index, s.phase, s.resume_pick, s.pending_variety,
-                     s.pending_station],
-                )
-                for s in states
-            ]
-        )  # fmt: skip
-        wid = np.frombuffer(wide, dtype=np.int64).reshape(count, -1)
-        # status: per seat relative to the observer, then the clock and the turn
-        seats = seats_all[who]
-        apps = np.take_along_axis(wid[:, :n], seats, axis=1)
-        points = wid[:, w_points : w_points + n]
-        points = points + wid[:, w_points + n : w_points + 2 * n]
-        points = points + wid[:, w_points + 2 * n : w_finished]
-        status = np.empty((count, n, 5), dtype=np.float64)
-        status[:, :, 0] = apps / max_apps
-        status[:, :, 1] = apps == max_apps
-        status[:, :, 2] = np.minimum(np.take_along_axis(points, seats, axis=1) / SCORE_SCALE, 1.0)
-        finished = np.take_along_axis(wid[:, w_finished:w_storage], seats, axis=1)
-        status[:, :, 3] = np.minimum(finished / FINISHED_SCALE, 1.0)
-        storage = np.take_along_axis(wid[:, w_storage:w_misc], seats, axis=1)
-        status[:, :, 4] = np.minimum(storage / STORAGE_SCALE, 1.0)
-        supply, time_left, roller, pick_index, phase, resume, pending_variety, pending_station = (
-            wid[:, w_misc + i] for i in range(8)
-        )
+        if who.min() < 0 or who.max() >= n:
+            raise ValueError(f"encode_batch: players are seats 0..{n - 1}, got {players!r:.80}")
+        points = y[:, per_seat[0] : per_seat[0] + n] + y[:, per_seat[1] : per_seat[1] + n]
+        points += y[:, per_seat[2] : per_seat[2] + n]
+        np.minimum(points, clip["points"], out=y[:, at["points"] : at["points"] + n])
+        for name, read in (("finished_clipped", "finished"), ("storage_clipped", "storage")):
+            np.minimum(y[:, at[read] : at[read] + n], clip[name], out=y[:, at[name] : at[name] + n])
+        roller, pick_index, phase = y[:, at["roller"]], y[:, at["pick_index"]], y[:, at["phase"]]
         over = phase == 3
-        rest = np.empty((count, status_size), dtype=np.float64)
-        rest[:, : 5 * n] = status.reshape(count, 5 * n)
-        at = 5 * n
-        rest[:, at] = supply / pkg_total
-        rest[:, at + 1] = time_left / total_rolls
-        at += 2
-        rest[:, at : at + n] = onehot_n_all[np.where(over, n, (roller + pick_index - who) % n)]
-        rest[:, at + n : at + 2 * n] = onehot_n_all[(roller - who) % n]
-        at += 2 * n
-        rest[:, at : at + 3] = phase_all[phase]
-        rest[:, at + 3] = (pick_index == 0) & ~over
-        rest[:, at + 4 : at + 13] = variety_all[pending_variety]
-        rest[:, at + 13 : at + 17] = station_all[pending_station]
-        rest[:, at + 17] = (resume != 0) & ((phase == 1) | (phase == 2))
-        out[:, status_start:] = rest
+        y[:, at["to_act"]] = np.where(over, n, (roller + pick_index - who) % n)
+        y[:, at["rolled"]] = (roller - who) % n
+        y[:, at["reroll_open"]] = (pick_index == 0) & ~over
+        y[:, at["resume_open"]] = (y[:, at["resume_pick"]] != 0) & ((phase == 1) | (phase == 2))
+        # every entry's table, read from each state's ints in its observer's seat order:
+        # the states of one observer together, a block at a time (the index arrays
+        # stay in the cache)
+        for p in range(n):
+            rows_p = np.flatnonzero(who == p)
+            for lo in range(0, len(rows_p), BLOCK):
+                rows = rows_p[lo : lo + BLOCK]
+                index = y.take(rows, axis=0).take(reads[p], axis=1)
+                index += base
+                out[rows] = values.take(index)
 
     return Encoder(
         "flat",
@@ -316,6 +419,7 @@ def flat_encoder(game: ChocolateFactoryRules) -> Encoder[FactoryState]:
         fill,
         "flat vector, relative to the observer",
         fill_batch=fill_batch,
+        batch_writes_all=True,
     )
 
 

@@ -296,31 +296,34 @@ class ChocolateFactoryRules(Game[FactoryState]):
     def _pick_actions(self, s: FactoryState) -> list[int]:
         p = (s.roller + s.pick_index) % self.num_players
         d = s.dice
-        fitting = fitting_faces(tuple(d[DQ:DI]))  # by what is missing, the faces that fit
-        ingredients = [i for i in range(6) if d[DI + i]]  # only these can pair
+        # by station, ingredient and amount missing, the pairs whose whole quantity fits
+        pair_rows = pair_actions(tuple(d[DQ:DI]))
+        ingredients = faces_shown(tuple(d[DI:DM]))  # only these can pair
         pairs: list[int] = []
         machines: list[int] = []
         specials: list[int] = []
         masters: list[int] = []
         can_hire = s.apps[p] == self.max_apps
-        missing, variety, placed = s.missing, s.variety, s.placed
+        missing, variety, placed, special = s.missing, s.variety, s.placed, s.special
+        machine_mask, variety_special = self.machine_mask, self.variety_special
+        k = p * 4
         for st in range(STATIONS):
-            k = p * 4 + st
             v = variety[k]
+            rows = pair_rows[st]
             base = k * 6
             for i in ingredients:
-                faces = fitting[min(missing[base + i], 6)]  # 6 or more: every face fits
-                if faces:
-                    a = PAIR + (st * 6 + i) * 6
-                    pairs += [a + q for q in faces]
-            for m in BITS[self.machine_mask[v] & ~placed[k]]:  # the open machines
-                if d[DM + m]:
-                    machines.append(MACHINE + st * 6 + m)
+                pairs += rows[i][missing[base + i]]
+            open_machines = machine_mask[v] & ~placed[k]
+            if open_machines:
+                for m in BITS[open_machines]:
+                    if d[DM + m]:
+                        machines.append(MACHINE + st * 6 + m)
                 if can_hire:
-                    masters.append(MASTER + st * 6 + m)
-            sp = self.variety_special[v]
-            if not s.special[k] and d[DS + sp]:
+                    masters += MASTER_ROWS[st][open_machines]
+            sp = variety_special[v]
+            if not special[k] and d[DS + sp]:
                 specials.append(SPECIAL + st * 6 + sp)
+            k += 1
         acts = pairs + machines + specials + masters
         acts.append(PASS)
         if s.pick_index == 0 and s.apps[p] > 0:
@@ -340,6 +343,8 @@ class ChocolateFactoryRules(Game[FactoryState]):
 
     def _refusal(self, s: FactoryState, a: int) -> str | None:
         """Why the rules refuse action ``a`` now, or None if they allow it."""
+        if s.phase == PICK and a < PASS:  # a pick from the roll: the common case, first
+            return self._station_refusal(s, a)
         if s.phase == OVER:
             return "the game is over"
         if s.phase in (PACK_BAR, CHOOSE_VARIETY) and MASTER <= a < PASS:
@@ -359,6 +364,12 @@ class ChocolateFactoryRules(Game[FactoryState]):
             if s.pick_index != 0:
                 return "only the roller rerolls, before anyone has picked"
             return None if s.apps[p] > 0 else "a reroll costs an application; none left"
+        return self._station_refusal(s, a)  # not reached: picks below PASS come first
+
+    def _station_refusal(self, s: FactoryState, a: int) -> str | None:
+        """Why the rules refuse the pick ``a`` (a pair, a machine die, a special die or
+        the master placed at a station) now, or None if they allow it."""
+        p = self.current_player(s)
         kind, st, face = STATION_ACTIONS[a]
         k = p * 4 + st
         v = s.variety[k]
@@ -413,7 +424,9 @@ class ChocolateFactoryRules(Game[FactoryState]):
         if reason is not None:
             raise self.illegal(s, a, reason)
         p = self.current_player(s)
-        if s.phase != PICK and MASTER <= a < PASS:
+        if s.phase == PICK and a < PASS:
+            self._place(s, p, a, rng)
+        elif s.phase != PICK and MASTER <= a < PASS:
             self._hire_between(s, p, a)
         elif s.phase == PACK_BAR:
             self._pack(s, p, a - PACK)
@@ -424,11 +437,9 @@ class ChocolateFactoryRules(Game[FactoryState]):
             if s.apps[p] < self.max_apps:
                 s.apps[p] += 1
             self._next_picker(s, rng)
-        elif a == REROLL:
+        else:  # REROLL
             s.apps[p] -= 1
             self._roll(s, rng)
-        else:
-            self._place(s, p, a, rng)
 
     def _place(self, s: FactoryState, p: int, a: int, rng: random.Random) -> None:
         kind, st, face = STATION_ACTIONS[a]
@@ -605,6 +616,36 @@ def fitting_faces(quantity_dice: tuple[int, ...]) -> tuple[tuple[int, ...], ...]
         else ()
         for miss in range(7)
     )
+
+
+@functools.cache
+def faces_shown(dice: tuple[int, ...]) -> tuple[int, ...]:
+    """The faces among ``dice`` (counts per face) that some die shows."""
+    return tuple(face for face, count in enumerate(dice) if count)
+
+
+@functools.cache
+def pair_actions(
+    quantity_dice: tuple[int, ...],
+) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]:
+    """:func:`fitting_faces` as pair action ids: ``[station][ingredient][missing]``, the
+    pairs of that ingredient and a fitting quantity face for that station, in increasing
+    order (missing is 0..6: recipes ask 1..6 of an ingredient, see ``components``)."""
+    fitting = fitting_faces(quantity_dice)
+    return tuple(
+        tuple(
+            tuple(tuple(PAIR + (st * 6 + i) * 6 + q for q in faces) for faces in fitting)
+            for i in range(6)
+        )
+        for st in range(STATIONS)
+    )
+
+
+#: by station and open machines (a 6-bit mask), the master placements there, increasing
+MASTER_ROWS = tuple(
+    tuple(tuple(MASTER + st * 6 + m for m in BITS[mask]) for mask in range(64))
+    for st in range(STATIONS)
+)
 
 
 def decode_pair(face: int) -> tuple[int, int]:

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from choco_envs.core.game import Game, Rng, shuffle
+from choco_envs.core.game import Game, Rng, permute, shuffle
 from choco_envs.core.spec import GameSpec, Option
 from choco_envs.games.chocolates.cards import (
     CELLS as CELLS,
@@ -136,7 +136,7 @@ class ChocolatesState:
         new.display = self.display[:]
         new.display_nougats = self.display_nougats[:]
         new.supply = self.supply
-        new.cards = [c[:] for c in self.cards]
+        new.cards = list(map(list.copy, self.cards))
         new.nougats = self.nougats[:]
         new.current = self.current
         new.took_card = self.took_card
@@ -335,16 +335,14 @@ class ChocolatesRules(Game[ChocolatesState]):
         if isinstance(player, bool) or player not in self.seats:
             raise ValueError(f"player {player!r} is not a seat; allowed: 0..{self.num_players - 1}")
         new = s.copy()
-        layout = new.layout
-        hidden, read_hidden = hidden_positions(s.revealed)
+        read_hidden, deal = face_down_dealer(s.revealed)
         # sorted first, so that the sample depends only on what is public (which kinds
         # and cards are still unseen) and on rng, never on their true order
-        kinds = sorted(read_hidden(layout))
-        shuffle(rng, kinds)
-        for pos, kind in zip(hidden, kinds, strict=True):
-            layout[pos] = kind
+        kinds = sorted(read_hidden(s.layout))
+        permute(rng, kinds)
+        new.layout[:] = deal(s.layout + kinds)
         new.pile.sort()
-        shuffle(rng, new.pile)
+        permute(rng, new.pile)
         return new
 
     def unseen_kinds(self, s: ChocolatesState) -> list[int]:
@@ -408,6 +406,30 @@ def hidden_positions(
         if len(_HIDDEN) >= HIDDEN_MEMO:
             _HIDDEN.clear()
         found = _HIDDEN[key] = hidden, read
+    return found
+
+
+#: patterns of face-up flags whose dealer ``face_down_dealer`` remembers (as many as
+#: ``hidden_positions``)
+_DEALERS: dict[bytes, tuple[Callable[[list[int]], Sequence[int]], Callable[[list[int]], Any]]] = {}
+
+
+def face_down_dealer(
+    revealed: list[bool],
+) -> tuple[Callable[[list[int]], Sequence[int]], Callable[[list[int]], Any]]:
+    """The reader of ``hidden_positions`` and a dealer: ``deal(layout + kinds)`` is the
+    layout with ``kinds`` put on the face-down positions in increasing order (one kind
+    each) and the face-up ones kept, as a sequence (an ``itemgetter``, not a loop),
+    remembered by pattern."""
+    key = bytes(revealed)
+    found = _DEALERS.get(key)
+    if found is None:
+        hidden, read = hidden_positions(revealed)
+        source = {pos: NUM_CHOCOLATES + rank for rank, pos in enumerate(hidden)}
+        deal = itemgetter(*[source.get(pos, pos) for pos in range(NUM_CHOCOLATES)])
+        if len(_DEALERS) >= HIDDEN_MEMO:
+            _DEALERS.clear()
+        found = _DEALERS[key] = read, deal
     return found
 
 

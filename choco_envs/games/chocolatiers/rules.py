@@ -21,11 +21,12 @@ import itertools
 import math
 import random
 from collections.abc import Mapping, Sequence
+from operator import sub
 from typing import Any, ClassVar
 
 import numpy as np
 
-from choco_envs.core.game import Game, shuffle
+from choco_envs.core.game import Game, permute, shuffle
 from choco_envs.core.spec import GameSpec, Option
 from choco_envs.games.chocolatiers.components import (
     EDITIONS,
@@ -65,6 +66,9 @@ from choco_envs.games.chocolatiers.sampler import (
 )
 from choco_envs.games.chocolatiers.sampler import (
     WILD as WILD,
+)
+from choco_envs.games.chocolatiers.sampler import (
+    cards_of as cards_of,
 )
 from choco_envs.games.chocolatiers.sampler import (
     cheapest_payment as cheapest_payment,
@@ -779,44 +783,62 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         is public and only its order is resampled), the deck order, and the hidden tiles
         (the standard stack; the classic tiles under the tops and those back in the box).
 
-        Every pool is put in a canonical order before it is shuffled, so the result
-        depends only on what ``player`` sees and on ``rng``. A seat in the middle of
-        paying is known to afford its tile: its unseen cards are drawn among those that
-        let it finish paying, weighted by how many ways the pool deals them."""
+        Every pool is put in a canonical order before it is permuted (:func:`permute`,
+        uniformly), so the result depends only on what ``player`` sees and on ``rng``. A
+        seat in the middle of paying is known to afford its tile: its unseen cards are
+        drawn among those that let it finish paying, weighted by how many ways the pool
+        deals them."""
         d = s.copy()
-        others = [q for q in range(self.num_players) if q != player and s.unknown[q]]
-        # counts of the cards hidden from ``player``: the deck (before its first reshuffle)
-        # and the unseen cards of the others, whose hands keep only their known cards
-        pool = [0] * NT if s.reshuffled else [s.deck.count(t) for t in range(NT)]
+        unknown = s.unknown
+        if not s.reshuffled or sum(unknown) > unknown[player]:  # others hold unseen cards
+            others = [q for q in range(self.num_players) if q != player and unknown[q]]
+            d.deck = self._deal_unseen_cards(s, d, others, rng)
+        if s.reshuffled:
+            cards = sorted(s.deck)
+            permute(rng, cards)
+            d.deck = cards
+        if self.classic:  # the tiles under the tops and back in the box: one unseen pool
+            pool = sorted([t for st in s.stacks for t in st] + s.unused)
+            permute(rng, pool)
+            d.stacks, at = [], 0
+            for st in s.stacks:  # dealt again, as many in each place
+                d.stacks.append(pool[at : at + len(st)])
+                at += len(st)
+            d.unused = pool[at:]
+        else:  # the standard stack: its tiles are known, not their order
+            stack = sorted(s.stacks[0])
+            permute(rng, stack)
+            d.stacks = [stack]
+        return d
+
+    def _deal_unseen_cards(
+        self, s: ChocolatiersState, d: ChocolatiersState, others: list[int], rng: random.Random
+    ) -> list[int]:
+        """Deal the cards hidden from the seat determinizing (the unseen cards of
+        ``others``, and the deck before its first reshuffle) anew into ``d``: the hands of
+        ``others`` keep their known cards and get as many unseen ones as before; the
+        cards left over are returned, in random order (the deck, before a reshuffle)."""
+        hidden = [] if s.reshuffled else s.deck[:]
         hand, known = s.hand, s.known
         for q in others:
             at = q * NT
-            for t in range(NT):
-                pool[t] += hand[at + t] - known[at + t]
+            hidden += cards_of(map(sub, hand[at : at + NT], known[at : at + NT]))
             d.hand[at : at + NT] = known[at : at + NT]
+        hidden.sort()
         paying = s.player if s.phase == PAY and s.player in others else -1
         if paying >= 0:
+            pool = [hidden.count(t) for t in range(NT)]
             drawn = self._draw_able_to_pay(d, paying, s.unknown[paying], pool, rng)
             for t in range(NT):
                 d.hand[paying * NT + t] += drawn[t]
                 pool[t] -= drawn[t]
-        cards: list[int] = []
-        for t in range(NT):
-            cards += [t] * pool[t]
-        shuffle(rng, cards)
+            hidden = cards_of(pool)
+        permute(rng, hidden)
         for q in others:
             if q != paying:
                 for _ in range(s.unknown[q]):
-                    d.hand[q * NT + cards.pop()] += 1
-        if s.reshuffled:
-            cards = sorted(s.deck)
-            shuffle(rng, cards)
-        d.deck = cards
-        if self.classic:
-            self._resample_classic_tiles(d, rng)
-        else:
-            self._resample_standard_stack(d, rng)
-        return d
+                    d.hand[q * NT + hidden.pop()] += 1
+        return hidden
 
     def _draw_able_to_pay(
         self, d: ChocolatiersState, seat: int, count: int, pool: list[int], rng: random.Random
@@ -835,24 +857,6 @@ class ChocolatiersRules(Game[ChocolatiersState]):
                 options.append(drawn)
                 weights.append(math.prod(math.comb(pool[t], drawn[t]) for t in range(NT)))
         return rng.choices(options, weights)[0]
-
-    @staticmethod
-    def _resample_standard_stack(d: ChocolatiersState, rng: random.Random) -> None:
-        """The face-down stack: its tiles are known (those not seen), not their order."""
-        stack = sorted(d.stacks[0])
-        shuffle(rng, stack)
-        d.stacks[0] = stack
-
-    @staticmethod
-    def _resample_classic_tiles(d: ChocolatiersState, rng: random.Random) -> None:
-        """The tiles under the stack tops and those back in the box are one unseen pool:
-        dealt again into the same places."""
-        pool = sorted([t for st in d.stacks for t in st] + d.unused)
-        shuffle(rng, pool)
-        for st in d.stacks:
-            for i in range(len(st)):
-                st[i] = pool.pop()
-        d.unused = pool
 
     # ================================================================ text
     def action_to_string(self, s: ChocolatiersState, action: int) -> str:

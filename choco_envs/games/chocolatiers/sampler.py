@@ -20,7 +20,8 @@ type 0..5, or WILD (6: a wild chocolate lies there; it no longer counts as what 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import chain, repeat
 
 from choco_envs.games.chocolatiers.components import TYPES
 
@@ -245,6 +246,11 @@ def cheapest_payment(hand: Sequence[int], base: int, cost: Sequence[int]) -> tup
             missing += want - have
     covered = pairs if pairs < missing else missing
     return single + 2 * covered, missing - covered
+
+
+def cards_of(counts: Iterable[int]) -> list[int]:
+    """The cards of ``counts`` (one count per type), in type order."""
+    return list(chain.from_iterable(map(repeat, range(NT), counts)))
 
 
 def payable(hand: Sequence[int], base: int, cost: Sequence[int]) -> bool:

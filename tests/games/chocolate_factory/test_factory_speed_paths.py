@@ -1,25 +1,46 @@
 """Chocolate Factory's hot-path tables are the rules they stand for: the action decoding
 table is ``decode_station_action``, the fitting quantity faces of the mask are what
-``apply`` accepts, and the legal actions stay in increasing order (the random policy and
-the seeded replays choose from that list)."""
+``apply`` accepts (and the pair and master action tables are those faces and the open
+machines), and the legal actions stay in increasing order (the random policy and the
+seeded replays choose from that list). The ``flat`` encoder's written-out row packers
+read every field by name, and ``encode_batch`` gives ``encode``'s numbers in every
+configuration, scores and counts past their scales included."""
 
 from __future__ import annotations
 
 import itertools
 import random
+import struct
 
+import numpy as np
 import pytest
 
+from choco_envs.games.chocolate_factory import ChocolateFactoryGame, FactoryState
+from choco_envs.games.chocolate_factory.encoding import (
+    BYTE_LISTS,
+    ROW_INTS,
+    WIDE_LISTS,
+    row_lengths,
+    row_packers,
+)
 from choco_envs.games.chocolate_factory.rules import (
+    BITS,
     DI,
     DQ,
     FACES,
+    MASTER,
+    MASTER_ROWS,
+    PAIR,
     PASS,
     STATION_ACTIONS,
+    STATIONS,
     decode_station_action,
+    faces_shown,
     fitting_faces,
+    pair_actions,
 )
 from tests.games.chocolate_factory.factory_helpers import fresh
+from tests.games.random_play import random_states
 
 
 def test_station_action_table_is_decode_station_action() -> None:
@@ -57,3 +78,71 @@ def test_legal_actions_are_increasing_and_the_mask(players: int) -> None:
         assert legal == sorted(set(legal))
         assert game.legal_mask(s).nonzero()[0].tolist() == legal
         game.apply(s, rng.choice(legal), rng)
+
+
+def test_pair_and_master_tables_are_the_fitting_faces_and_open_machines() -> None:
+    """``pair_actions`` is ``fitting_faces`` as action ids, station by station and
+    ingredient by ingredient; ``MASTER_ROWS`` the open machines (``BITS``) as master ids;
+    ``faces_shown`` the faces with a die on them."""
+    for quantity_dice in itertools.product((0, 1, 2), repeat=FACES):
+        assert faces_shown(quantity_dice) == tuple(f for f in range(FACES) if quantity_dice[f])
+        fitting = fitting_faces(quantity_dice)
+        table = pair_actions(quantity_dice)
+        for st, i, miss in itertools.product(range(STATIONS), range(6), range(7)):
+            expected = tuple(PAIR + (st * 6 + i) * 6 + q for q in fitting[miss])
+            assert table[st][i][miss] == expected
+    for st, mask in itertools.product(range(STATIONS), range(64)):
+        assert MASTER_ROWS[st][mask] == tuple(MASTER + st * 6 + m for m in BITS[mask])
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_row_packers_read_every_field_by_its_name(players: int) -> None:
+    """The written-out packers give ``BYTE_LISTS``, then ``WIDE_LISTS`` and
+    ``ROW_INTS``, read by name; together they cover every field of the state but the
+    counts of packages filled and of masters hired (not observed)."""
+    fields = {*FactoryState.LISTS, *FactoryState.INTS} - {"packages_filled", "masters"}
+    assert sorted((*BYTE_LISTS, *WIDE_LISTS, *ROW_INTS)) == sorted(fields)
+    game = ChocolateFactoryGame(num_players=players)
+    byte_part, wide_part = row_packers(game)
+    lengths = row_lengths(game)
+    for s in random_states(game, 60, seed=players):
+        assert list(byte_part(s)) == [x for name in BYTE_LISTS for x in getattr(s, name)]
+        wide = wide_part(s)
+        expected = [x for name in WIDE_LISTS for x in getattr(s, name)]
+        expected += [getattr(s, name) for name in ROW_INTS]
+        assert list(struct.unpack(f"<{len(wide) // 2}h", wide)) == expected
+        for name in (*BYTE_LISTS, *WIDE_LISTS):
+            assert len(getattr(s, name)) == lengths[name], name
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"num_players": 3},
+        {"num_players": 4},
+        {"num_players": 5, "length": "long"},
+        {"num_players": 4, "packages": False},
+    ],
+    ids=str,
+)
+def test_encode_batch_is_encode_state_by_state(options: dict[str, object]) -> None:
+    """Every seat's view of states met in random play, and of states whose scores,
+    finished varieties and stored bars lie past the observation's scales (clipped at
+    1): ``encode_batch`` row for row what ``encode`` gives, in any order of seats."""
+    game = ChocolateFactoryGame(**options)
+    encoder = game.encoders["flat"]
+    rng = random.Random(7)
+    states = random_states(game, 40, seed=11)
+    for s in random_states(game, 10, seed=12):
+        for p in range(game.num_players):
+            s.variety_points[p] += rng.randrange(0, 400)
+            s.refine_points[p] += rng.randrange(0, 60)
+            s.bonus_points[p] += rng.randrange(0, 200)
+            s.finished[p] += rng.randrange(0, 90)
+            s.storage[p] += rng.randrange(0, 90)
+        states.append(s)
+    pairs = [(s, p) for s in states for p in range(game.num_players)]
+    rng.shuffle(pairs)
+    batch = encoder.encode_batch([s for s, _ in pairs], [p for _, p in pairs])
+    for row, (s, p) in zip(batch, pairs, strict=True):
+        np.testing.assert_array_equal(row, encoder.encode(s, p))

@@ -248,20 +248,20 @@ MUTATIONS = [
     # ------------------------------------------------------------------ hidden information
     rule(
         "determinize_keeps_the_chocolates",
-        "        shuffle(rng, kinds)\n",
+        "        permute(rng, kinds)\n",
         "",
         "determinize resamples the face-down chocolates",
     ),
     rule(
         "determinize_keeps_the_pile",
-        "        shuffle(rng, new.pile)\n",
+        "        permute(rng, new.pile)\n",
         "",
         "determinize resamples the pile order",
     ),
     rule(
         "determinize_reads_the_truth",
-        "        kinds = sorted(read_hidden(layout))\n",
-        "        kinds = list(read_hidden(layout))\n",
+        "        kinds = sorted(read_hidden(s.layout))\n",
+        "        kinds = list(read_hidden(s.layout))\n",
         "a determinization depends only on what is public",
     ),
     # ------------------------------------------------------------------ geometry (the rulings)

@@ -1,7 +1,7 @@
 """Chocolates' fast forms on the search path, each tied to its plain form: the remembered
-face-down positions and their reader, and ``determinize`` itself against the plain
-resampling written out here (the same sample from the same stream; the shuffle's own tie
-to ``random.Random.shuffle`` is in tests/core/test_speed_paths.py)."""
+face-down positions, their reader and dealer, and ``determinize`` itself against the
+plain resampling written out here (the same sample from the same stream; ``permute``'s
+own uniformity is checked in tests/core/test_speed_paths.py)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 
-from choco_envs.core.game import shuffle
+from choco_envs.core.game import permute
 from choco_envs.games.chocolates import ChocolatesGame, ChocolatesState
 from choco_envs.games.chocolates.components import NUM_CHOCOLATES
 from choco_envs.games.chocolates.rules import (
     HIDDEN_MEMO,
+    face_down_dealer,
     hidden_positions,
 )
 from tests.games.random_play import random_states
@@ -47,17 +48,46 @@ def test_hidden_positions_forget_past_the_memo_size(monkeypatch: pytest.MonkeyPa
         assert len(rules._HIDDEN) <= HIDDEN_MEMO
 
 
+def test_the_dealer_puts_kinds_on_the_face_down_positions_in_order() -> None:
+    """``face_down_dealer``: its reader is ``hidden_positions``'s, and ``deal(layout +
+    kinds)`` is the layout with one kind on each face-down position in increasing order,
+    the face-up ones kept (what a loop over the positions writes), remembered by pattern."""
+    rng = random.Random(4)
+    for _ in range(500):
+        revealed = [rng.random() < rng.random() for _ in range(NUM_CHOCOLATES)]
+        layout = [rng.randrange(18) for _ in range(NUM_CHOCOLATES)]
+        hidden, read = hidden_positions(revealed)
+        kinds = [rng.randrange(18) for _ in hidden]
+        want = list(layout)
+        for pos, kind in zip(hidden, kinds, strict=True):
+            want[pos] = kind
+        reader, deal = face_down_dealer(revealed)
+        assert list(reader(layout)) == list(read(layout))
+        assert list(deal(layout + kinds)) == want
+        assert face_down_dealer(list(revealed)) is face_down_dealer(revealed)
+
+
+def test_the_dealers_forget_past_the_memo_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    from choco_envs.games.chocolates import rules
+
+    monkeypatch.setattr(rules, "_DEALERS", {})
+    for k in range(HIDDEN_MEMO + 5):
+        face_down_dealer([bool(k >> i & 1) for i in range(NUM_CHOCOLATES)])
+        assert len(rules._DEALERS) <= HIDDEN_MEMO
+
+
 def plain_determinize(s: ChocolatesState, rng: random.Random) -> ChocolatesState:
-    """The resampling spelled out with the core shuffle: the face-down kinds, sorted, dealt
-    in shuffled order onto the face-down positions; the pile sorted, then shuffled."""
+    """The resampling spelled out with the core ``permute``: the face-down kinds, sorted,
+    dealt in permuted order onto the face-down positions; the pile sorted, then
+    permuted."""
     new = s.copy()
     hidden = [pos for pos in range(NUM_CHOCOLATES) if not s.revealed[pos]]
     kinds = sorted(s.layout[pos] for pos in hidden)
-    shuffle(rng, kinds)
+    permute(rng, kinds)
     for pos, kind in zip(hidden, kinds, strict=True):
         new.layout[pos] = kind
     new.pile.sort()
-    shuffle(rng, new.pile)
+    permute(rng, new.pile)
     return new
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -11,6 +13,7 @@ from choco_envs import chocolates_v0
 from choco_envs.core.errors import ConfigError
 from choco_envs.games.chocolates import ChocolatesGame
 from choco_envs.games.chocolates.encoding import CELL_FEATURES
+from tests.uniformity import assert_distributed
 
 from .helpers import STANDARD, reveal, state_from, take
 
@@ -109,6 +112,34 @@ def test_determinize_resamples_every_face_down_chocolate_and_the_pile() -> None:
     tops = [d.pile[-1] for d in samples]
     for card in s.pile:
         assert tops.count(card) / 3000 == pytest.approx(1 / len(s.pile), abs=0.02), card
+
+
+def test_determinize_draws_every_placing_equally_often() -> None:
+    """The plain definition, on a small position: 4 chocolates face down (two of one
+    kind: 12 placings) and 3 cards in the pile (6 orders). Every placing of the unseen
+    chocolates on the face-down places and every pile order is equally likely: the
+    enumerated placings give the weight of each outcome, and 7,200 determinizations
+    follow them (chi-square)."""
+    game = ChocolatesGame(num_players=2)
+    s = game.new_state(random.Random(1))
+    hidden = [2, 9, 16, 20]
+    s.layout[9] = s.layout[2]  # two of one kind: placings that swap them are one
+    s.revealed = [pos not in hidden for pos in range(21)]
+    s.pile = s.pile[:3]
+    weights: Counter = Counter()
+    for kinds in itertools.permutations(s.layout[pos] for pos in hidden):
+        for pile in itertools.permutations(s.pile):
+            weights[kinds, pile] += 1
+    rng = random.Random(12)
+    draws = []
+    for _ in range(7200):
+        d = game.determinize(s, 1, rng)
+        assert [d.layout[pos] for pos in range(21) if s.revealed[pos]] == [
+            s.layout[pos] for pos in range(21) if s.revealed[pos]
+        ]
+        draws.append((tuple(d.layout[pos] for pos in hidden), tuple(d.pile)))
+    assert len(weights) == 12 * 6
+    assert_distributed(draws, weights)
 
 
 def test_determinize_reshuffles_only_what_nobody_has_seen() -> None:

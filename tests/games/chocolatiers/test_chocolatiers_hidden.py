@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 
@@ -10,8 +11,9 @@ import numpy as np
 import pytest
 
 from choco_envs.games.chocolatiers.rules import BOX, GIVE, PAY, TAKE
+from tests.uniformity import assert_distributed
 
-from .helpers import M, R, fresh, play_until_turn_of, put_in_line, set_hand
+from .helpers import B, M, N, R, T, fresh, play_until_turn_of, put_in_line, set_hand
 
 
 def test_opponent_cards_seen_taken_are_public_and_dealt_cards_are_not() -> None:
@@ -175,3 +177,58 @@ def test_determinize_depends_only_on_what_the_seat_sees(edition: str) -> None:
     a = game.determinize(s, 1, random.Random(2))
     b = game.determinize(lookalike, 1, random.Random(2))
     assert game.to_json(a) == game.to_json(b)
+
+
+def _hidden_outcome(d, seats: range) -> tuple:
+    """What determinize resamples in a small position: the other seats' hands, the deck,
+    the stacks and the tiles back in the box."""
+    hands = tuple(tuple(d.hand[q * 6 : q * 6 + 6]) for q in seats)
+    return hands, tuple(d.deck), tuple(map(tuple, d.stacks)), tuple(d.unused)
+
+
+@pytest.mark.parametrize("reshuffled", [True, False])
+def test_determinize_draws_every_deal_equally_often(reshuffled: bool) -> None:
+    """The plain definition, on a small position (standard, 3 players, seat 0 looking):
+    seats 1 and 2 hold one unseen card each, the deck 3 cards, the stack 3 tiles. Every
+    placing of the hidden cards (the unseen ones, and the deck's before its first
+    reshuffle) on the hidden places, and every order of the deck and of the stack, is
+    equally likely: the enumerated placings give the weight of each outcome, and 7,200
+    determinizations follow them (chi-square)."""
+    game, s, _ = fresh(players=3)
+    set_hand(s, 1, "T1", known=False)
+    set_hand(s, 2, "N1", known=False)
+    s.deck, s.reshuffled = [M, M, B], reshuffled
+    s.stacks = [s.stacks[0][:3]]
+    pool = [T, N] if reshuffled else [T, N, M, M, B]
+    weights: Counter = Counter()
+    for cards in itertools.permutations(pool):
+        for deck in itertools.permutations(s.deck) if reshuffled else [cards[2:]]:
+            for stack in itertools.permutations(s.stacks[0]):
+                hand = list(s.hand)
+                hand[6 + T] = hand[12 + N] = 0
+                hand[6 + cards[0]] += 1
+                hand[12 + cards[1]] += 1
+                d = s.copy()
+                d.hand, d.deck, d.stacks = hand, list(deck), [list(stack)]
+                weights[_hidden_outcome(d, range(1, 3))] += 1
+    rng = random.Random(7)
+    draws = [_hidden_outcome(game.determinize(s, 0, rng), range(1, 3)) for _ in range(7200)]
+    assert_distributed(draws, weights)
+
+
+def test_determinize_deals_the_classic_hidden_tiles_equally_often() -> None:
+    """The plain definition for the classic tiles: the tiles under the tops and those back
+    in the box are one pool; every placing of them on those places is equally likely
+    (24 placings of 4 tiles, 4,800 determinizations, chi-square)."""
+    game, s, _ = fresh("classic", players=3)
+    tiles = sorted(sum(s.stacks, []) + s.unused)[:4]
+    s.stacks = [[tiles[0]], [tiles[1]], [], [tiles[2]], []]
+    s.unused = [tiles[3]]
+    weights: Counter = Counter()
+    for a, b, c, u in itertools.permutations(tiles):
+        d = s.copy()
+        d.stacks, d.unused = [[a], [b], [], [c], []], [u]
+        weights[_hidden_outcome(d, range(1, 3))[2:]] += 1
+    rng = random.Random(8)
+    draws = [_hidden_outcome(game.determinize(s, 0, rng), range(1, 3))[2:] for _ in range(4800)]
+    assert_distributed(draws, weights)
