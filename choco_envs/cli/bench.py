@@ -12,7 +12,9 @@ on a pool of states met in random play: ``determinize`` and ``copy`` (us a call)
 encoder: random AEC play with it, and its observations/s one at a time (``encode``) and
 for a batch of 256 states (``encode_batch``). The random policy is the same for every env:
 a uniform choice among the masked actions. Every rate is the best of a few rounds, which
-keeps the figures steadier on a loaded machine.
+keeps the figures steadier on a loaded machine, and every ratio to connect_four_v3
+divides by the reference measured again beside its row, round for round, so a load that
+comes or goes during the run moves both sides of the ratio alike.
 
 Examples:
     choco bench                       # every env, 3 s per measurement
@@ -101,6 +103,23 @@ def best_of_rounds(measure_once: Any, seconds: float, rounds: int = ROUNDS) -> A
     """The best result of ``measure_once(seconds / rounds)`` over ``rounds`` rounds
     (results compare as tuples: the first number decides)."""
     return max(measure_once(seconds / rounds) for _ in range(rounds))
+
+
+def beside(
+    measure_once: Any, reference_once: Any | None, seconds: float, rounds: int = ROUNDS
+) -> tuple[Any, float | None]:
+    """The best of ``rounds`` rounds of ``measure_once(seconds / rounds)`` and, when a
+    reference is given, the best of as many rounds of it, interleaved round by round: a
+    ratio of the two compares rates measured in the same few seconds, so a machine whose
+    load changes during a run moves both alike."""
+    best: Any = None
+    ref = 0.0
+    for _ in range(rounds):
+        if reference_once is not None:
+            ref = max(ref, reference_once(seconds / rounds))
+        result = measure_once(seconds / rounds)
+        best = result if best is None else max(best, result)
+    return best, (ref if reference_once is not None else None)
 
 
 def call_rate(fn: Any, args: list[tuple[Any, ...]], seconds: float) -> float:
@@ -262,15 +281,16 @@ def env_memory(env_id: str, options: dict[str, Any], count: int) -> int:
     return used
 
 
-def reference_connect_four(seconds: float, seed: int) -> float | None:
+def connect_four_round(seed: int) -> Any | None:
+    """One round of connect_four_v3's random AEC play, ``round(seconds) -> steps/s``, or
+    None (said on stderr) where PettingZoo's classic games are not importable."""
     try:
         from pettingzoo.classic import connect_four_v3
     except Exception as err:  # noqa: BLE001 - pygame missing, say so and go on
         print(f"connect_four_v3 unavailable ({err}); install the 'bench' extra", file=sys.stderr)
         return None
     env = connect_four_v3.env()
-    steps, _ = best_of_rounds(lambda t, e=env: aec_random_play(e, t, seed), seconds)
-    return float(steps)
+    return lambda t: float(aec_random_play(env, t, seed)[0])
 
 
 def openspiel_connect_four(seconds: float, seed: int) -> dict[str, Any]:
@@ -330,7 +350,8 @@ def measure(
 ) -> dict[str, Any]:
     from choco_envs.registry import make, make_game
 
-    ref = reference_connect_four(seconds, seed) if reference else None
+    c4 = connect_four_round(seed) if reference else None
+    ref = best_of_rounds(c4, seconds) if c4 is not None else None
     if ref:
         print(f"connect_four_v3 reference: {ref:,.0f} AEC steps/s", file=sys.stderr)
     native = openspiel_connect_four(seconds, seed) if reference else {"note": "not measured"}
@@ -339,7 +360,9 @@ def measure(
         label = env_id + "".join(f" {k}={v}" for k, v in options.items())
         print(f"measuring {label} ...", file=sys.stderr)
         env = make(env_id, **options)
-        aec_steps, games = best_of_rounds(lambda t, e=env: aec_random_play(e, t, seed), seconds)
+        (aec_steps, games), row_ref = beside(
+            lambda t, e=env: aec_random_play(e, t, seed), c4, seconds
+        )
         game = make_game(env_id, **options)
         raw = best_of_rounds(lambda t, g=game: raw_playouts(g, t, seed), seconds)
         _, state_bytes = copy_cost(game, seed)
@@ -359,9 +382,10 @@ def measure(
             "raw_budget": raw_budget,
             **ops,
         }
-        if ref:
-            row["aec_ratio"] = aec_steps / ref
-            row["raw_ratio"] = raw / ref
+        if row_ref:
+            row["reference_steps_per_s"] = row_ref
+            row["aec_ratio"] = aec_steps / row_ref
+            row["raw_ratio"] = raw / row_ref
         row["ok"] = all(
             [
                 row.get("aec_ratio", aec_budget) >= aec_budget,
@@ -379,7 +403,7 @@ def measure(
         "reference_openspiel_connect_four": native,
         "seconds": seconds,
         "rows": rows,
-        "encoders": measure_encoders(cases, seconds, seed, ref),
+        "encoders": measure_encoders(cases, seconds, seed, c4),
         "checkpoints": checkpoint_sizes(),
     }
 
@@ -388,9 +412,10 @@ def measure_encoders(
     cases: list[tuple[str, dict[str, Any], float, float]],
     seconds: float,
     seed: int,
-    ref: float | None,
+    c4: Any | None,
 ) -> list[dict[str, Any]]:
-    """Random AEC play with each encoder of each case, beside the reference."""
+    """Random AEC play with each encoder of each case, beside the reference (``c4``: one
+    round of it, see :func:`connect_four_round`; None: not measured)."""
     from choco_envs.registry import make, make_game
 
     rows = []
@@ -401,7 +426,7 @@ def measure_encoders(
         for name, encoder in game.encoders.items():
             print(f"measuring {label} observation={name} ...", file=sys.stderr)
             env = make(env_id, observation=name, **options)
-            steps, _ = best_of_rounds(lambda t, e=env: aec_random_play(e, t, seed), seconds)
+            (steps, _), ref = beside(lambda t, e=env: aec_random_play(e, t, seed), c4, seconds)
             one, batch = encode_rates(encoder, pool, seconds)
             row: dict[str, Any] = {
                 "env": label,
@@ -413,6 +438,7 @@ def measure_encoders(
                 "batch_ratio": batch / one,
             }
             if ref:
+                row["reference_steps_per_s"] = ref
                 row["ratio"] = steps / ref
             row["ok"] = (
                 row.get("ratio", ENCODER_BUDGET) >= ENCODER_BUDGET
@@ -430,7 +456,10 @@ def to_markdown(result: dict[str, Any]) -> str:
         f"{ROUNDS} rounds. Ratios within one run are what count: absolute rates move with "
         "the machine's load.",
         "",
-        f"connect_four_v3 (reference, same run): {ref:,.0f} random AEC steps/s"
+        f"connect_four_v3 (reference, same run): {ref:,.0f} random AEC steps/s at the start; "
+        "every x c4 ratio divides by connect_four_v3 measured again beside that row, its "
+        "rounds interleaved with the row's (`reference_steps_per_s` in the JSON), so a load "
+        "that changes during the run moves both sides of a ratio alike"
         if ref
         else "connect_four_v3 reference not measured",
         "",

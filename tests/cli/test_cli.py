@@ -89,6 +89,37 @@ def test_bench_reports_ratios_against_connect_four(tmp_path: Path) -> None:
     measured = {r["encoder"] for r in result["encoders"]}
     assert measured == set(make_game("chocolates_v0").encoders)  # every encoder, not only flat
     assert all(r["ratio"] > 0 and isinstance(r["ok"], bool) for r in result["encoders"])
+    # each ratio divides by the reference measured beside its own row
+    assert row["aec_ratio"] == pytest.approx(row["aec_steps_per_s"] / row["reference_steps_per_s"])
+    assert all(
+        r["ratio"] == pytest.approx(r["aec_steps_per_s"] / r["reference_steps_per_s"])
+        for r in result["encoders"]
+    )
+
+
+def test_a_ratio_is_taken_beside_its_row_so_a_load_change_moves_both_sides() -> None:
+    """The machine halves its speed after the run's first reference was measured: a ratio
+    against that first figure would read half the truth (1.0), while the reference
+    measured in rounds interleaved with the row keeps it (2.0)."""
+    from choco_envs.cli.bench import ROUNDS, beside
+
+    speed = {"now": 1.0}
+    start = 100.0 * speed["now"]  # the run's first reference, on the fast machine
+    speed["now"] = 0.5  # then the load comes
+    calls: list[str] = []
+
+    def reference(seconds: float) -> float:
+        calls.append("ref")
+        return 100.0 * speed["now"]
+
+    def env(seconds: float) -> float:
+        calls.append("env")
+        return 200.0 * speed["now"]
+
+    best, ref = beside(env, reference, 3.0)
+    assert (best, ref) == (100.0, 50.0) and best / ref == 2.0 and best / start == 1.0
+    assert calls == ["ref", "env"] * ROUNDS  # interleaved round by round
+    assert beside(env, None, 3.0) == (100.0, None)  # no reference: the rate alone
 
 
 @pytest.mark.parametrize(
