@@ -355,7 +355,7 @@ class ChocolatiersRules(Game[ChocolatiersState]):
     def new_state(self, rng: random.Random) -> ChocolatiersState:
         n = self.num_players
         s = ChocolatiersState.__new__(ChocolatiersState)
-        deck = [t for t in range(NT) for _ in range(self.components.card_counts[t])]
+        deck = cards_of(self.components.card_counts)
         shuffle(rng, deck)
         s.hand = [0] * (n * NT)
         for p in range(n):
@@ -610,7 +610,7 @@ class ChocolatiersRules(Game[ChocolatiersState]):
             if not deck:
                 if not any(s.discard):
                     return
-                deck.extend(t for t in range(NT) for _ in range(s.discard[t]))
+                deck.extend(cards_of(s.discard))
                 shuffle(rng, deck)
                 s.discard = [0] * NT
                 s.reshuffled = True

@@ -167,7 +167,7 @@ MUTATIONS = [
       "        if False:",
       "000: Refill the Chocolate Tray back to 6 cards from the deck"),
     m("discards_never_reshuffled", RULES,
-      "                deck.extend(t for t in range(NT) for _ in range(s.discard[t]))",
+      "                deck.extend(cards_of(s.discard))",
       "                deck.extend([])",
       "000: If the deck is empty, shuffle the discard pile to create a new deck"),
     m("classic_exchange_discards", RULES,
