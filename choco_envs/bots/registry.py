@@ -229,8 +229,19 @@ AZ_OPTIONS = {
     for o in (
         BotOption("simulations", number_parser(int, 1, 4096), "simulations per move (1..4096)"),
         BotOption("time", number_parser(float, 0.0, 60.0, low_open=True), "seconds per move"),
-        BotOption("checkpoint", str, "a policy-value checkpoint (default: the shipped az file)"),
+        BotOption(
+            "checkpoint",
+            str,
+            "a policy-value or policy checkpoint (default: the shipped az file, else the "
+            "shipped PPO network)",
+        ),
         BotOption("noise", number_parser(float, 0.0, 10.0), "Gumbel noise scale at the root"),
+        BotOption(
+            "c_scale",
+            number_parser(float, 0.0, 100.0),
+            "weight of the searched values against the network's priors (0..100; default: "
+            "the file's, else 1 for a search-and-learn file, 0.1 for a PPO network)",
+        ),
     )
 }
 
@@ -242,8 +253,9 @@ def make_az(
     env_options: dict[str, Any] | None,
     seed: int | None,
 ) -> Bot:
-    """The search bot on a checkpoint (``checkpoint=PATH`` or the env's shipped az file),
-    imported lazily (torch loads only here)."""
+    """The search bot on a checkpoint (``checkpoint=PATH``, or the env's shipped az file,
+    or where no az file serves the table, the env's shipped PPO network: the one ``ppo``
+    plays), imported lazily (torch loads only here)."""
     options = parse_options(spec, "az", text, AZ_OPTIONS)
     if "simulations" in options and "time" in options:
         raise ConfigError(f"bot spec {spec!r}: give simulations or time, not both")
@@ -263,6 +275,7 @@ def make_az(
         simulations=options.get("simulations"),
         seconds=options.get("time"),
         gumbel_scale=options.get("noise", 0.0),
+        c_scale=options.get("c_scale"),
     )
     bot.reset(seed)
     return bot
@@ -281,4 +294,6 @@ def shipped_checkpoint(
         raise ConfigError(
             f"bot 'ppo' needs choco_envs.policy, which cannot be imported ({err})"
         ) from err
+    if prefix == "az":  # the az file, else the PPO network with search
+        return Path(policy.search_checkpoint(env_id, dict(env_options or {})))
     return Path(policy.shipped_checkpoint(env_id, dict(env_options or {}), prefix))

@@ -11,7 +11,14 @@ from choco_envs.policy.checkpoint import (
     CheckpointError,
     checkpoint_dir,
     read_metadata,
+    search_checkpoint,
     shipped_checkpoint,
 )
 
-__all__ = ["CheckpointError", "checkpoint_dir", "read_metadata", "shipped_checkpoint"]
+__all__ = [
+    "CheckpointError",
+    "checkpoint_dir",
+    "read_metadata",
+    "search_checkpoint",
+    "shipped_checkpoint",
+]

@@ -8,8 +8,12 @@
 
 The network reads only the seat's policy input (``PolicyInputs``, as the policy bot); the
 search reads only determinizations of the seat's view (``AgentView.determinize``). A
-checkpoint that is not a policy-value file (one value per seat) of the env, version and
-layout of the game it meets is refused with a one-line CheckpointError.
+search-and-learn file values every seat at once (one value output per seat); a policy file
+of one value output (a PPO network: the value of the seat that reads the input) values
+each seat of a leaf from that seat's own input of the leaf's determinized state, all in one
+forward pass, so every shipped PPO network can guide the search. A checkpoint of another
+env, version or layout, or of another number of value outputs, is refused with a one-line
+CheckpointError.
 
 :class:`NetEvaluator` is the leaf evaluator both the bot and the trainer use: it encodes a
 batch of (state, seat) pairs and runs the network once.
@@ -32,14 +36,31 @@ from choco_envs.policy.search import GumbelSearch, Root, SearchConfig, SearchRes
 
 #: the search of a file that stores none
 DEFAULT_SIMULATIONS = 64
+#: sigma's scale for a PPO network (one value output) that stores no search: its values
+#: estimate returns against the league it met and rescaled to [0, 1] at every node they
+#: would outweigh its priors at c_scale 1 (docs/results.md, "Search on the PPO networks")
+PPO_C_SCALE = 0.1
 #: bounds of a time-budgeted search
 MIN_SIMULATIONS, MAX_SIMULATIONS = 2, 4096
+
+
+def check_value_outputs(outputs: int, num_players: int, where: str) -> None:
+    """A network guides the search with one value per seat, or with one value (the seat
+    that reads the input, asked once per seat); CheckpointError otherwise."""
+    if outputs not in (1, num_players):
+        raise CheckpointError(
+            f"{where} has {outputs} value output(s), neither one per seat ({num_players}) "
+            "nor one (the reading seat's): the search cannot value a leaf with it"
+        )
 
 
 class NetEvaluator:
     """``evaluate(states, players)`` for :class:`GumbelSearch`: the network's logits over
     every action (unmasked: a node's priors serve every determinization) and its value of
-    every seat (tanh of the value head, own seat first)."""
+    every seat, own seat first, in [-1, 1]: the tanh of a per-seat value head, or, for a
+    network of one value output (``by_seat``), each seat's value read from that seat's
+    own input of the state (the acting seat's logits), clipped to [-1, 1] (a PPO value
+    estimates the seat's return, which lies there up to the small margin term)."""
 
     def __init__(self, model: Any, inputs: PolicyInputs, num_players: int) -> None:
         import torch
@@ -47,11 +68,8 @@ class NetEvaluator:
         self.torch = torch
         self.model, self.inputs, self.num_players = model, inputs, num_players
         outputs = model.config.value_outputs
-        if outputs != num_players:
-            raise CheckpointError(
-                f"the network has {outputs} value output(s); the search needs one per seat "
-                f"({num_players}): use a file trained by `choco train --engine az`"
-            )
+        check_value_outputs(outputs, num_players, "the network")
+        self.by_seat = outputs == 1 and num_players > 1
         self._all = torch.ones((1, model.config.num_actions), dtype=torch.bool)
         self.calls = 0
 
@@ -65,16 +83,25 @@ class NetEvaluator:
         return self.inputs.from_observations(obs)
 
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(logits, values) of a batch of inputs: a per-seat head's tanh, or the one
+        value output clipped to [-1, 1] (``by_seat``)."""
         torch = self.torch
         with torch.no_grad():
             logits, values = self.model(torch.from_numpy(x), self._all.expand(x.shape[0], -1))
         self.calls += 1
-        return logits.numpy(), torch.tanh(values).reshape(x.shape[0], -1).numpy()
+        squash = torch.clamp(values, -1.0, 1.0) if self.by_seat else torch.tanh(values)
+        return logits.numpy(), squash.reshape(x.shape[0], -1).numpy()
 
     def __call__(
         self, states: Sequence[Any], players: Sequence[int]
     ) -> tuple[np.ndarray, np.ndarray]:
-        return self.forward(self.observations(states, players))
+        if not self.by_seat:
+            return self.forward(self.observations(states, players))
+        # every seat's own input of every state (seat k after the acting one: rows k*B..)
+        n, b = self.num_players, len(states)
+        seats = [(p + k) % n for k in range(n) for p in players]
+        logits, values = self.forward(self.observations(list(states) * n, seats))
+        return logits[:b], values.reshape(n, b).T.copy()
 
 
 class AZBot(Bot):
@@ -93,6 +120,7 @@ class AZBot(Bot):
         seconds: float | None = None,
         gumbel_scale: float = 0.0,
         seed: int | None = None,
+        c_scale: float | None = None,
     ) -> None:
         import torch
 
@@ -100,12 +128,11 @@ class AZBot(Bot):
         self.path = Path(path)
         self.model, self.meta = load_policy(self.path, env_id)
         players = int(self.meta["options"].get("num_players", 2))
-        if self.model.config.value_outputs != players:
-            raise CheckpointError(
-                f"checkpoint {str(self.path)!r} has {self.model.config.value_outputs} value "
-                f"output(s), not one per seat ({players}): it is not a search-and-learn "
-                "(az) file; play it with policy:PATH"
-            )
+        check_value_outputs(
+            self.model.config.value_outputs, players, f"checkpoint {str(self.path)!r}"
+        )
+        #: a PPO network (one value output, the reading seat's), not a search-and-learn file
+        self.one_value = self.model.config.value_outputs == 1
         torch.set_num_threads(1)
         stored = self.meta.get("search") or {}
         self.simulations = simulations or int(stored.get("simulations", DEFAULT_SIMULATIONS))
@@ -115,7 +142,9 @@ class AZBot(Bot):
             max_considered=int(stored.get("max_considered", 16)),
             gumbel_scale=gumbel_scale,
             c_visit=float(stored.get("c_visit", 50.0)),
-            c_scale=float(stored.get("c_scale", 1.0)),
+            c_scale=c_scale
+            if c_scale is not None
+            else float(stored.get("c_scale", PPO_C_SCALE if self.one_value else 1.0)),
         )
         self.name = f"az:{self.path.name}"
         self._game: object = None

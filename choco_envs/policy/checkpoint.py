@@ -487,3 +487,18 @@ def shipped_checkpoint(
         f"there: {', '.join(seen) or 'none'} (see checkpoints/README.md; play a file of your "
         "own with policy:PATH)"
     )
+
+
+def search_checkpoint(env_id: str, options: dict[str, Any] | None = None) -> Path:
+    """The file the ``az`` bot searches with for ``env_id`` and these options: the shipped
+    search-and-learn file (``az*``) that serves the table, or where none does, the shipped
+    PPO network (``ppo*``, the one ``ppo`` plays; its one value output is asked once per
+    seat, ``choco_envs.policy.az_bot``). CheckpointError naming both searches when
+    neither is shipped."""
+    try:
+        return shipped_checkpoint(env_id, options, prefix="az")
+    except CheckpointError as az_err:
+        try:
+            return shipped_checkpoint(env_id, options, prefix="ppo")
+        except CheckpointError as ppo_err:
+            raise CheckpointError(f"{az_err}; and {ppo_err}") from None

@@ -207,10 +207,10 @@ _AZ_LOCK = threading.Lock()
 def _az_available(env_id: str, options: dict[str, Any]) -> str | None:
     if importlib.util.find_spec("torch") is None:
         return "needs torch (the 'train' extra)"
-    from choco_envs.policy.checkpoint import shipped_checkpoint
+    from choco_envs.policy.checkpoint import search_checkpoint
 
     try:
-        shipped_checkpoint(env_id, options, prefix="az")
+        search_checkpoint(env_id, options)
     except ChocoError as err:
         return str(err).split(";")[0]
     return None
@@ -218,9 +218,9 @@ def _az_available(env_id: str, options: dict[str, Any]) -> str | None:
 
 def _az_analyse(view: AgentView, env_id: str, options: dict[str, Any]) -> dict[str, Any]:
     from choco_envs.policy.az_bot import AZBot
-    from choco_envs.policy.checkpoint import shipped_checkpoint
+    from choco_envs.policy.checkpoint import search_checkpoint
 
-    path = str(shipped_checkpoint(env_id, options, prefix="az"))
+    path = str(search_checkpoint(env_id, options))
     with _AZ_LOCK:  # one search at a time per file: the bot keeps per-game state
         bot = _AZ_BOTS.get(path)
         if bot is None:
@@ -243,8 +243,9 @@ register(
     Analyst(
         "az",
         "search (az)",
-        f"the shipped search-and-learn file's search: {AZ_SIMULATIONS} simulations, each on "
-        "a sample of what you cannot see, and how often it visits each move",
+        f"the az bot's search (the shipped search-and-learn file, else the shipped PPO "
+        f"network): {AZ_SIMULATIONS} simulations, each on a sample of what you cannot see, "
+        "and how often it visits each move",
         _az_available,
         _az_analyse,
     )

@@ -123,6 +123,51 @@ def test_batched_and_one_at_a_time_inference_agree():
     assert values.shape == (12, 3) and np.all(np.abs(values) <= 1.0)
 
 
+def test_a_one_value_network_values_each_seat_from_that_seats_own_input():
+    """A PPO network has one value output, the value of the seat that reads the input:
+    the evaluator asks it once per seat, each seat reading its own input of the leaf's
+    state (own seat first), clipped to [-1, 1], and takes the acting seat's logits; in
+    one forward pass, equal to asking seat by seat."""
+    import torch
+
+    from choco_envs.policy.az_bot import NetEvaluator
+    from choco_envs.policy.features import PolicyInputs
+    from choco_envs.policy.net import ActorCritic, NetConfig
+
+    game = make_game("chocolates_v0", num_players=3)
+    inputs = PolicyInputs(game, "flat", "chocolates_truth")
+    torch.manual_seed(2)
+    model = ActorCritic(
+        NetConfig(inputs.obs_shape, game.num_actions, (32,), extra_inputs=inputs.extra)
+    ).eval()
+    with torch.no_grad():  # values spread past [-1, 1], so the clip shows
+        model.critic.weight.mul_(40.0)
+    evaluator = NetEvaluator(model, inputs, 3)
+    assert evaluator.by_seat
+    rng = random.Random(4)
+    states, players = [], []
+    s = game.new_state(rng)
+    while not game.is_over(s) and len(states) < 10:
+        states.append(game.copy(s))
+        players.append(game.current_player(s))
+        game.apply(s, rng.choice(game.legal_actions(s)), rng)
+    calls = evaluator.calls
+    logits, values = evaluator(states, players)
+    assert evaluator.calls == calls + 1 and values.shape == (10, 3)
+    everyone = torch.ones((1, game.num_actions), dtype=torch.bool)
+    raw = []
+    for i, (st, p) in enumerate(zip(states, players, strict=True)):
+        for k in range(3):
+            x = torch.from_numpy(inputs.encode(st, (p + k) % 3)[None])
+            with torch.no_grad():
+                one_logits, one_value = model(x, everyone)
+            raw.append(float(one_value))
+            if k == 0:
+                np.testing.assert_allclose(logits[i], one_logits[0].numpy(), atol=1e-5)
+            np.testing.assert_allclose(values[i, k], np.clip(raw[-1], -1.0, 1.0), atol=1e-5)
+    assert max(abs(v) for v in raw) > 1.0 and np.all(np.abs(values) <= 1.0)
+
+
 # ---------------------------------------------------------------- the loop
 def test_the_loop_learns_optimal_nim_in_seconds(tmp_path: Path) -> None:
     """From a random network, search and learning reach perfect play of Nim: take
@@ -199,8 +244,9 @@ def test_bad_az_args_are_one_line_errors(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------- the bot
-def save_az(tmp_path: Path, env_id: str, **options: Any) -> Path:
-    """A small untrained policy-value file of ``env_id`` (one value per seat)."""
+def save_az(tmp_path: Path, env_id: str, value_outputs: int = 0, **options: Any) -> Path:
+    """A small untrained policy-value file of ``env_id`` (one value per seat, or
+    ``value_outputs``)."""
     import torch
 
     from choco_envs.policy.checkpoint import save_checkpoint
@@ -211,7 +257,12 @@ def save_az(tmp_path: Path, env_id: str, **options: Any) -> Path:
     inputs = PolicyInputs(game, "flat")
     torch.manual_seed(0)
     model = ActorCritic(
-        NetConfig(inputs.obs_shape, game.num_actions, (16,), value_outputs=game.num_players)
+        NetConfig(
+            inputs.obs_shape,
+            game.num_actions,
+            (16,),
+            value_outputs=value_outputs or game.num_players,
+        )
     )
     meta = {
         "env_id": env_id,
@@ -231,17 +282,27 @@ def save_az(tmp_path: Path, env_id: str, **options: Any) -> Path:
 def test_the_az_bot_refuses_mismatched_checkpoints_in_one_line(tmp_path, toy_checkpoint):
     from choco_envs.policy.checkpoint import save_checkpoint
 
-    with pytest.raises(CheckpointError, match="value output") as err:
-        bots.make(f"az:checkpoint={toy_checkpoint}", env_id=ENV_ID)
-    assert "\n" not in str(err.value)
     path = save_az(tmp_path, "chocolates_v0")
+    (tmp_path / "three").mkdir()
+    three_outputs = save_az(tmp_path / "three", "chocolates_v0", value_outputs=3)
+    with pytest.raises(CheckpointError, match="3 value output") as err:
+        bots.make(f"az:checkpoint={three_outputs}", env_id="chocolates_v0")
+    assert "\n" not in str(err.value)
     with pytest.raises(CheckpointError, match="trained for 'chocolates_v0', not 'le_chocolat_v0'"):
         bots.make(f"az:checkpoint={path}", env_id="le_chocolat_v0")
     three = save_checkpoint(
         tmp_path / "nim3.safetensors", toy_model(num_players=3), toy_meta(num_players=3)
     )
-    with pytest.raises(CheckpointError, match="not one per seat"):
-        bots.make(f"az:checkpoint={three}", env_id=ENV_ID)
+    nim3 = bots.make(f"az:checkpoint={three},simulations=4", env_id=ENV_ID, seed=1)
+    game = make_game(ENV_ID)  # two players: a file of another table is refused on sight
+    s = game.new_state(random.Random(0))
+    view = AgentView(game, s, 0, game.encoder("flat").encode(s, 0), game.legal_mask(s))
+    with pytest.raises(CheckpointError) as err:
+        nim3.act_view(view)
+    assert "\n" not in str(err.value)
+    # a one-value file (a PPO network) guides the search: it plays the game it was made for
+    one_value = bots.make(f"az:checkpoint={toy_checkpoint},simulations=4", env_id=ENV_ID, seed=1)
+    assert one_value.act_view(view) in game.legal_actions(s)
     with pytest.raises(ConfigError, match="simulations or time"):
         bots.make(f"az:checkpoint={path},simulations=4,time=1", env_id="chocolates_v0")
     with pytest.raises(ConfigError, match="simulations=0"):
@@ -252,14 +313,17 @@ def test_the_az_bot_refuses_mismatched_checkpoints_in_one_line(tmp_path, toy_che
 GAMES = settings()
 
 
+@pytest.mark.parametrize("value_outputs", [0, 1], ids=["per-seat", "one-value"])
 @pytest.mark.parametrize(("env_id", "options"), GAMES, ids=[f"{e}-{o}" for e, o in GAMES])
 def test_the_az_bot_chooses_the_same_on_states_its_seat_cannot_tell_apart(
-    tmp_path, env_id, options
+    tmp_path, env_id, options, value_outputs
 ):
     """The search reads determinizations of the seat's view only: on the real state and on
     another state consistent with the seat's view (its hidden parts resampled), the same
-    seed gives the same choice, and the search's statistics are the same."""
-    path = save_az(tmp_path, env_id, **options)
+    seed gives the same choice, and the search's statistics are the same; also with a
+    one-value network, which values each seat of a leaf from that seat's own input of the
+    determinized leaf (``value_outputs=1``)."""
+    path = save_az(tmp_path, env_id, value_outputs=value_outputs, **options)
     game = make_game(env_id, **options)
     rng = random.Random(5)
     checked = 0
@@ -283,6 +347,39 @@ def test_the_az_bot_chooses_the_same_on_states_its_seat_cannot_tell_apart(
             game.apply(s, rng.choice(legal), rng)
             step += 1
     assert checked >= 4
+
+
+def test_az_searches_with_the_shipped_az_file_else_the_shipped_ppo_network(tmp_path, monkeypatch):
+    """``az`` without a checkpoint: the shipped search-and-learn file that serves the
+    table, else the shipped PPO network (``ppo``'s file, asked once per seat for its
+    values, searched with ``PPO_C_SCALE``); neither: one error naming both searches."""
+    import shutil
+
+    from choco_envs.policy import search_checkpoint
+    from choco_envs.policy.az_bot import PPO_C_SCALE
+
+    root = tmp_path / "shipped" / "chocolates_v0"
+    root.mkdir(parents=True)
+    monkeypatch.setenv("CHOCO_CHECKPOINTS", str(tmp_path / "shipped"))
+    with pytest.raises(CheckpointError, match=r"as az\*.*and .*as ppo\*"):
+        search_checkpoint("chocolates_v0", {"num_players": 2})
+    shutil.copy(REPO / "checkpoints" / "chocolates_v0" / "ppo_tables.safetensors", root)
+    assert search_checkpoint("chocolates_v0", {"num_players": 3}).name == "ppo_tables.safetensors"
+    bot = bots.make("az:simulations=4", env_id="chocolates_v0", seed=1,
+                    env_options={"num_players": 3})  # fmt: skip
+    assert bot.one_value and bot.config.c_scale == PPO_C_SCALE
+    assert bots.make(
+        "az:simulations=4,c_scale=0.5", env_id="chocolates_v0", seed=1,
+        env_options={"num_players": 3},
+    ).config.c_scale == 0.5  # fmt: skip
+    game = make_game("chocolates_v0", num_players=3)
+    s = game.new_state(random.Random(2))
+    seat = game.current_player(s)
+    view = AgentView(game, s, seat, game.encoder("flat").encode(s, seat), game.legal_mask(s))
+    assert bot.act_view(view) in game.legal_actions(s)
+    shutil.copy(save_az(tmp_path, "chocolates_v0", num_players=3), root / "az.safetensors")
+    assert search_checkpoint("chocolates_v0", {"num_players": 3}).name == "az.safetensors"
+    assert search_checkpoint("chocolates_v0", {"num_players": 2}).name == "ppo_tables.safetensors"
 
 
 def test_the_az_bot_respects_its_time_budget(tmp_path):
