@@ -322,6 +322,10 @@ def test_the_lobby_offers_only_bots_that_can_be_made(
         "/api/bots", json={"env_id": "chocolates_v0", "options": {"num_players": 3}}
     ).json()["bots"]
     assert {b["spec"]: b for b in found}["ppo"]["ok"]
+    # az searches with the PPO network where no az file is shipped: offered where ppo is
+    assert {b["spec"]: b for b in found}["az"]["ok"]
+    assert {b["spec"]: b for b in two}["az"]["ok"]
+    assert not by_spec["az"]["ok"] and "no checkpoint is shipped" in by_spec["az"]["reason"]
     assert "human" not in by_spec
     for options in ({"components": "x"}, {"num_players": 9}):
         r = client.post("/api/bots", json={"env_id": "chocolates_v0", "options": options})
