@@ -240,7 +240,8 @@ AZ_OPTIONS = {
             "c_scale",
             number_parser(float, 0.0, 100.0),
             "weight of the searched values against the network's priors (0..100; default: "
-            "the file's, else 1 for a search-and-learn file, 0.1 for a PPO network)",
+            "the file's, else 1 for a search-and-learn file, the game's search_c_scale for "
+            "a PPO network)",
         ),
     )
 }

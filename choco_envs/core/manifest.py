@@ -73,7 +73,10 @@ class GameManifest:
     ``view``: the module the web page draws from (:class:`GameView`), None for text only;
     ``features``: the game's own feature functions (policy inputs);
     ``bench``: the configurations ``choco bench`` measures, with their budgets;
-    ``page``: the game's page, relative to the repository root.
+    ``page``: the game's page, relative to the repository root;
+    ``search_c_scale``: how much the ``az`` bot's search weighs its values against the
+    network's priors when a PPO network (one value output) guides it (``c_scale`` of
+    ``choco_envs.policy.search.SearchConfig``; measured per game, the game's page says how).
 
     Every game of this package fills every part but ``view`` and ``features`` (the
     template test checks it); a game made outside it (a test, a plug-in) may leave
@@ -89,6 +92,7 @@ class GameManifest:
     page: str = ""
     features: tuple[FeatureFunction, ...] = ()
     bench: tuple[BenchCase, ...] = field(default_factory=tuple)
+    search_c_scale: float = 0.1
 
     @property
     def spec(self) -> GameSpec:

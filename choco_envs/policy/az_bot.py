@@ -36,10 +36,6 @@ from choco_envs.policy.search import GumbelSearch, Root, SearchConfig, SearchRes
 
 #: the search of a file that stores none
 DEFAULT_SIMULATIONS = 64
-#: sigma's scale for a PPO network (one value output) that stores no search: its values
-#: estimate returns against the league it met and rescaled to [0, 1] at every node they
-#: would outweigh its priors at c_scale 1 (docs/results.md, "Search on the PPO networks")
-PPO_C_SCALE = 0.1
 #: bounds of a time-budgeted search
 MIN_SIMULATIONS, MAX_SIMULATIONS = 2, 4096
 
@@ -142,9 +138,7 @@ class AZBot(Bot):
             max_considered=int(stored.get("max_considered", 16)),
             gumbel_scale=gumbel_scale,
             c_visit=float(stored.get("c_visit", 50.0)),
-            c_scale=c_scale
-            if c_scale is not None
-            else float(stored.get("c_scale", PPO_C_SCALE if self.one_value else 1.0)),
+            c_scale=c_scale if c_scale is not None else self._c_scale(stored),
         )
         self.name = f"az:{self.path.name}"
         self._game: object = None
@@ -152,6 +146,19 @@ class AZBot(Bot):
         self._per_simulation: float | None = None
         #: the last search's result (the analysis panel shows its visits and q)
         self.last_result: SearchResult | None = None
+
+    def _c_scale(self, stored: dict[str, Any]) -> float:
+        """The file's stored ``c_scale``; else 1 for a search-and-learn file, and for a PPO
+        network the game's ``search_c_scale`` (its manifest): a PPO value estimates the
+        return against the league it met, and rescaled to [0, 1] at every node its noise
+        would outweigh the priors at 1 (docs/results.md, "Search on the PPO networks")."""
+        if "c_scale" in stored:
+            return float(stored["c_scale"])
+        if not self.one_value:
+            return 1.0
+        from choco_envs.registry import manifest
+
+        return float(manifest(str(self.meta["env_id"])).search_c_scale)
 
     def _evaluator_for(self, view: AgentView) -> NetEvaluator:
         game = view.game

@@ -352,11 +352,12 @@ def test_the_az_bot_chooses_the_same_on_states_its_seat_cannot_tell_apart(
 def test_az_searches_with_the_shipped_az_file_else_the_shipped_ppo_network(tmp_path, monkeypatch):
     """``az`` without a checkpoint: the shipped search-and-learn file that serves the
     table, else the shipped PPO network (``ppo``'s file, asked once per seat for its
-    values, searched with ``PPO_C_SCALE``); neither: one error naming both searches."""
+    values, searched with the game's ``search_c_scale``); neither: one error naming both
+    searches."""
     import shutil
 
     from choco_envs.policy import search_checkpoint
-    from choco_envs.policy.az_bot import PPO_C_SCALE
+    from choco_envs.registry import manifest
 
     root = tmp_path / "shipped" / "chocolates_v0"
     root.mkdir(parents=True)
@@ -367,7 +368,7 @@ def test_az_searches_with_the_shipped_az_file_else_the_shipped_ppo_network(tmp_p
     assert search_checkpoint("chocolates_v0", {"num_players": 3}).name == "ppo_tables.safetensors"
     bot = bots.make("az:simulations=4", env_id="chocolates_v0", seed=1,
                     env_options={"num_players": 3})  # fmt: skip
-    assert bot.one_value and bot.config.c_scale == PPO_C_SCALE
+    assert bot.one_value and bot.config.c_scale == manifest("chocolates_v0").search_c_scale
     assert bots.make(
         "az:simulations=4,c_scale=0.5", env_id="chocolates_v0", seed=1,
         env_options={"num_players": 3},
