@@ -18,14 +18,16 @@ from choco_envs.games.chocolatiers.encoding import (
     TILE_PRESENT,
     tile_rows,
 )
-from choco_envs.games.chocolatiers.rules import ChocolatiersRules, cheapest_payment
+from choco_envs.games.chocolatiers.rules import ChocolatiersRules
+from choco_envs.games.chocolatiers.sampler import cheapest_payment_batch
 
 
 def _affordable(game: Game[Any], encoder: str) -> Features:
     """For each tile row of the ``flat`` observation (the line or stack tops, the tile
     being boxed, each seat's reserved tile), what the seat's own hand can do about it by
-    the rules' cheapest payment: payable now, the chocolates it cannot pay (/ 4) and the
-    cards the cheapest payment uses (/ 8); 0s where the row is empty."""
+    the rules' cheapest payment (its vectorised form, ``cheapest_payment_batch``): payable
+    now, the chocolates it cannot pay (/ 4) and the cards the cheapest payment uses (/ 8);
+    0s where the row is empty."""
     where = "chocolatiers_affordable"
     require_encoder(game, encoder, where, "chocolatiers_v1", "flat")
     lay = game.encoder("flat").layout
@@ -35,19 +37,18 @@ def _affordable(game: Game[Any], encoder: str) -> Features:
     per_type = float(max(game.components.card_counts))
 
     def compute(obs: np.ndarray) -> np.ndarray:
-        out = np.zeros((obs.shape[0], 3 * rows), dtype=np.float32)
-        flat = obs.reshape(obs.shape[0], -1)
-        tiles = flat[:, at["tiles"]].reshape(obs.shape[0], rows, TILE_FEATURES)
-        for i in range(obs.shape[0]):
-            hand = [int(round(v * per_type)) for v in flat[i, at["cards_0"]]]
-            for r in range(rows):
-                row = tiles[i, r]
-                if row[TILE_PRESENT] < 0.5:
-                    continue
-                cost = [int(round(v * COST_SCALE)) for v in row[TILE_COST : TILE_COST + NT]]
-                used, missing = cheapest_payment(hand, 0, cost)
-                out[i, 3 * r : 3 * r + 3] = (missing == 0, missing / 4, used / 8)
-        return out
+        b = obs.shape[0]
+        flat = obs.reshape(b, -1)
+        tiles = flat[:, at["tiles"]].reshape(b, rows, TILE_FEATURES)
+        hand = np.rint(flat[:, at["cards_0"]].astype(np.float64) * per_type).astype(np.int64)
+        cost = np.rint(tiles[:, :, TILE_COST : TILE_COST + NT].astype(np.float64) * COST_SCALE)
+        used, missing = cheapest_payment_batch(hand[:, None, :], cost.astype(np.int64))
+        out = np.zeros((b, rows, 3), dtype=np.float32)
+        out[:, :, 0] = missing == 0
+        out[:, :, 1] = missing / 4
+        out[:, :, 2] = used / 8
+        out[tiles[:, :, TILE_PRESENT] < 0.5] = 0.0  # 0s where the row is empty
+        return out.reshape(b, 3 * rows)
 
     names = Layout()
     names.add("rows", 3 * rows, "per tile row: payable, missing / 4, used / 8", shape=(rows, 3))

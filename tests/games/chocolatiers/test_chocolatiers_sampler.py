@@ -186,6 +186,31 @@ def test_cheapest_payment_counts_pairs_for_the_missing_chocolates_only() -> None
             assert (used, missing) == exact and payable(h, 0, c), (hand_text, cost_text_)
 
 
+def test_the_vectorised_payment_is_the_scalar_one_on_every_small_hand_and_cost() -> None:
+    """``cheapest_payment_batch`` (what the ``chocolatiers_affordable`` feature computes
+    with) gives ``cheapest_payment``'s (cards used, chocolates not payable), the rulebook's
+    pay-singly-then-pairs rule, for every hand and cost of up to 3 of each of 3 types and
+    many random ones of all 6 (a change to either shows here)."""
+    import random
+
+    import numpy as np
+
+    from choco_envs.games.chocolatiers.sampler import cheapest_payment_batch
+
+    small = [
+        list(h) + [0, 0, 0] for h in itertools.product(range(4), repeat=3)
+    ]  # 64 hands over truffle, nut cluster, raspberry
+    costs = [[c[0], 0, c[1], 0, c[2], 0] for c in itertools.product(range(4), repeat=3)]
+    rng = random.Random(5)
+    hands = small + [[rng.randrange(7) for _ in range(6)] for _ in range(300)]
+    costs += [[rng.randrange(5) for _ in range(6)] for _ in range(100)]
+    used, missing = cheapest_payment_batch(np.array(hands)[:, None, :], np.array(costs)[None])
+    assert used.shape == missing.shape == (len(hands), len(costs))
+    for i, h in enumerate(hands):
+        for j, c in enumerate(costs):
+            assert (int(used[i, j]), int(missing[i, j])) == cheapest_payment(h, 0, c), (h, c)
+
+
 def test_first_tile_starts_the_sampler_in_any_rotation() -> None:
     """Rulebook 000: "When you take your first Box tile, it simply goes face-up in front
     of you to start your Sampler ... You may rotate Box Tiles as needed." The first tile
