@@ -53,6 +53,8 @@ MANIFEST = GameManifest(
         BenchCase({"num_players": 4, "edition": "standard"}, aec=2.0, raw=10.0),
         BenchCase({"num_players": 4, "edition": "classic"}, aec=2.0, raw=10.0),
     ),
+    # the az bot on the PPO networks: 0.3 beat 0.03 / 0.1 / 1 (docs/games/chocolatiers.md)
+    search_c_scale=0.3,
 )
 
 
