@@ -427,13 +427,17 @@ SHIPPED_BUDGET_BYTES = 5 * 1024 * 1024
 
 
 def shipped_checkpoint(
-    env_id: str, options: dict[str, Any] | None = None, prefix: str = "ppo"
+    env_id: str,
+    options: dict[str, Any] | None = None,
+    prefix: str = "ppo",
+    tables_first: bool = False,
 ) -> Path:
     """The shipped checkpoint of ``env_id`` trained with these options (defaults filled
     in; env options such as observation, illegal_action, reward_mode and render are
     ignored: the policy bot encodes its own input), among the files whose name starts
     with ``prefix``: a file made for exactly that table first, else one for many tables
-    (``seats``) that covers it (``ppo``: the PPO networks; ``az``: the search-and-learn ones).
+    (``seats``) that covers it (``ppo``: the PPO networks; ``az``: the search-and-learn ones);
+    with ``tables_first``, a file for many tables that covers it first.
     CheckpointError saying where it looked and what is shipped there when none fits."""
     from choco_envs.registry import game_class
 
@@ -458,6 +462,7 @@ def shipped_checkpoint(
     )
     seen = []
     covering = None  # a file for many tables serves a table no file is made for alone
+    exact = None
     for path in found:
         try:
             meta = read_metadata(path)
@@ -478,9 +483,13 @@ def shipped_checkpoint(
             meta["options"].get(k) == v or (k in drawn and meta["options"].get(k) is None)
             for k, v in plain.items()
         ):
-            return path
+            if not tables_first:
+                return path
+            exact = exact or path
     if covering is not None:
         return covering
+    if exact is not None:
+        return exact
     raise CheckpointError(
         f"no checkpoint is shipped for {env_id} with options {plain} in {folder} (as "
         f"{prefix}*{SUFFIX}); shipped "
@@ -491,14 +500,16 @@ def shipped_checkpoint(
 
 def search_checkpoint(env_id: str, options: dict[str, Any] | None = None) -> Path:
     """The file the ``az`` bot searches with for ``env_id`` and these options: the shipped
-    search-and-learn file (``az*``) that serves the table, or where none does, the shipped
-    PPO network (``ppo*``, the one ``ppo`` plays; its one value output is asked once per
-    seat, ``choco_envs.policy.az_bot``). CheckpointError naming both searches when
-    neither is shipped."""
+    search-and-learn file (``az*``) that serves the table, or where none does, a shipped
+    PPO network (``ppo*``; its one value output is asked once per seat,
+    ``choco_envs.policy.az_bot``): the many-table file that covers the table first (at 2
+    players every game's many-table file evaluates at least as strong as its 2-player
+    file against greedy on the same deals: docs/results.md), else the table's own file.
+    CheckpointError naming both searches when neither is shipped."""
     try:
         return shipped_checkpoint(env_id, options, prefix="az")
     except CheckpointError as az_err:
         try:
-            return shipped_checkpoint(env_id, options, prefix="ppo")
+            return shipped_checkpoint(env_id, options, prefix="ppo", tables_first=True)
         except CheckpointError as ppo_err:
             raise CheckpointError(f"{az_err}; and {ppo_err}") from None

@@ -351,12 +351,12 @@ def test_the_az_bot_chooses_the_same_on_states_its_seat_cannot_tell_apart(
 
 def test_az_searches_with_the_shipped_az_file_else_the_shipped_ppo_network(tmp_path, monkeypatch):
     """``az`` without a checkpoint: the shipped search-and-learn file that serves the
-    table, else the shipped PPO network (``ppo``'s file, asked once per seat for its
-    values, searched with the game's ``search_c_scale``); neither: one error naming both
+    table, else the shipped PPO network, the many-table one first (asked once per seat for
+    its values, searched with the game's ``search_c_scale``); neither: one error naming both
     searches."""
     import shutil
 
-    from choco_envs.policy import search_checkpoint
+    from choco_envs.policy import search_checkpoint, shipped_checkpoint
     from choco_envs.registry import manifest
 
     root = tmp_path / "shipped" / "chocolates_v0"
@@ -378,6 +378,10 @@ def test_az_searches_with_the_shipped_az_file_else_the_shipped_ppo_network(tmp_p
     seat = game.current_player(s)
     view = AgentView(game, s, seat, game.encoder("flat").encode(s, seat), game.legal_mask(s))
     assert bot.act_view(view) in game.legal_actions(s)
+    # the many-table network first, before the table's own file (ppo keeps its own file)
+    shutil.copy(REPO / "checkpoints" / "chocolates_v0" / "ppo.safetensors", root)
+    assert search_checkpoint("chocolates_v0", {"num_players": 2}).name == "ppo_tables.safetensors"
+    assert shipped_checkpoint("chocolates_v0", {"num_players": 2}).name == "ppo.safetensors"
     shutil.copy(save_az(tmp_path, "chocolates_v0", num_players=3), root / "az.safetensors")
     assert search_checkpoint("chocolates_v0", {"num_players": 3}).name == "az.safetensors"
     assert search_checkpoint("chocolates_v0", {"num_players": 2}).name == "ppo_tables.safetensors"
