@@ -95,6 +95,18 @@ def test_completed_q_fills_unvisited_actions_with_the_mixed_value():
     assert done[0] == 1.0 and done[1] == 0.0 and 0.0 < done[2] < 1.0
 
 
+def random_positions(game: Any, seed: int, count: int) -> tuple[list[Any], list[int]]:
+    """Up to ``count`` successive positions of one random game, with the seat to act."""
+    rng = random.Random(seed)
+    states, players = [], []
+    s = game.new_state(rng)
+    while not game.is_over(s) and len(states) < count:
+        states.append(game.copy(s))
+        players.append(game.current_player(s))
+        game.apply(s, rng.choice(game.legal_actions(s)), rng)
+    return states, players
+
+
 def test_batched_and_one_at_a_time_inference_agree():
     from choco_envs.policy.az_bot import NetEvaluator
     from choco_envs.policy.features import PolicyInputs
@@ -108,13 +120,7 @@ def test_batched_and_one_at_a_time_inference_agree():
                   value_outputs=3)
     ).eval()  # fmt: skip
     evaluator = NetEvaluator(model, inputs, 3)
-    rng = random.Random(3)
-    states, players = [], []
-    s = game.new_state(rng)
-    while not game.is_over(s) and len(states) < 12:
-        states.append(game.copy(s))
-        players.append(game.current_player(s))
-        game.apply(s, rng.choice(game.legal_actions(s)), rng)
+    states, players = random_positions(game, seed=3, count=12)
     logits, values = evaluator(states, players)
     for i, (st, p) in enumerate(zip(states, players, strict=True)):
         one_logits, one_values = evaluator([st], [p])
@@ -144,13 +150,7 @@ def test_a_one_value_network_values_each_seat_from_that_seats_own_input():
         model.critic.weight.mul_(40.0)
     evaluator = NetEvaluator(model, inputs, 3)
     assert evaluator.by_seat
-    rng = random.Random(4)
-    states, players = [], []
-    s = game.new_state(rng)
-    while not game.is_over(s) and len(states) < 10:
-        states.append(game.copy(s))
-        players.append(game.current_player(s))
-        game.apply(s, rng.choice(game.legal_actions(s)), rng)
+    states, players = random_positions(game, seed=4, count=10)
     calls = evaluator.calls
     logits, values = evaluator(states, players)
     assert evaluator.calls == calls + 1 and values.shape == (10, 3)
