@@ -5,6 +5,7 @@
     choco ship runs/chocolates_v0__ppo/final.safetensors --force --head-to-head 400
     choco ship runs/chocolate_factory_v2__ppo_tables/final.safetensors --force --every-table 400
     choco ship --table                                              # regenerate the table
+    choco ship --retire chocolates_v0/ppo.safetensors --head-to-head 400   # one file per env
 
 A run's file is ``runs/<run_name>/final.safetensors``: ``choco train --config
 configs/chocolates_v0/ppo.yaml`` writes ``runs/chocolates_v0__ppo/final.safetensors``
@@ -34,6 +35,13 @@ Training never writes into checkpoints/; this is the one step that does. It refu
   old one's. An old file that no
   longer loads (its env changed) is replaced without a comparison.
 
+``--retire FILE --head-to-head N`` (N >= 400) removes a shipped file for one table in
+favour of the shipped file for many tables that covers it (one file then serves the
+env and edition at every player count), only when the two, N games at the retired
+file's table, show the covering file not measurably weaker (its 95% interval not wholly
+below an even share) and its stored interval against random not wholly below the
+retired file's; the covering file's card records the match.
+
 It copies the file to ``<checkpoints>/<env_id>/<name>.safetensors`` (``--to`` or the
 folder ``bots.make("ppo")`` reads, see ``choco_envs.policy.checkpoint_dir``), writes the
 file's model card into ``<checkpoints>/README.md`` (what it reads, how it was trained,
@@ -49,7 +57,7 @@ import sys
 from pathlib import Path
 
 from choco_envs.core.errors import ChocoError, ConfigError
-from choco_envs.train.ship import MIN_GAMES, destination, ship, write_readme
+from choco_envs.train.ship import MIN_GAMES, destination, retire, ship, write_readme
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -71,6 +79,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--float16", action="store_true", help="ship the file's float16 copy "
                         "(half the bytes; written beside it, its stored evaluation played "
                         "again with the rounded weights)")  # fmt: skip
+    parser.add_argument("--retire", metavar="FILE", help="remove this shipped file for one "
+                        "table (ENV/NAME.safetensors) in favour of the shipped file for many "
+                        "tables that covers it; needs --head-to-head N")  # fmt: skip
     parser.add_argument("--table", action="store_true", help="only regenerate the table of "
                         "stored evaluations in <checkpoints>/README.md")  # fmt: skip
     parser.add_argument("--progress", choices=("true", "false"), default="true",
@@ -82,6 +93,12 @@ def run(args: argparse.Namespace) -> int:
         if args.table:
             check_table_only(args)
         root = destination(args.to)
+        if args.retire:
+            check_retire(args)
+            covering = retire(Path(args.retire), root, args.head_to_head, args.seed,
+                              command_line(args), progress=args.progress == "true")  # fmt: skip
+            print(f"retired {args.retire}: {covering} serves its table")
+            return 0
         if args.table:
             print(write_readme(root, None, None))
             return 0
@@ -106,6 +123,23 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def check_retire(args: argparse.Namespace) -> None:
+    """``--retire`` removes a file and ships nothing: refuse what would ship."""
+    given = [
+        f"RUN_FILE {args.run_file!r}" if args.run_file else "",
+        "--force" if args.force else "",
+        f"--name {args.name!r}" if args.name else "",
+        f"--every-table {args.every_table}" if args.every_table else "",
+        "--float16" if args.float16 else "",
+        "--table" if args.table else "",
+    ]
+    given = [g for g in given if g]
+    if given:
+        raise ConfigError(
+            f"--retire removes a shipped file and ships nothing; drop {', '.join(given)}"
+        )
+
+
 def check_table_only(args: argparse.Namespace) -> None:
     """``--table`` regenerates the table and ships nothing: refuse what would ship."""
     given = [
@@ -115,6 +149,7 @@ def check_table_only(args: argparse.Namespace) -> None:
         f"--head-to-head {args.head_to_head}" if args.head_to_head else "",
         f"--every-table {args.every_table}" if args.every_table else "",
         "--float16" if args.float16 else "",
+        f"--retire {args.retire!r}" if args.retire else "",
     ]
     given = [g for g in given if g]
     if given:
@@ -126,6 +161,10 @@ def check_table_only(args: argparse.Namespace) -> None:
 
 
 def command_line(args: argparse.Namespace) -> str:
+    if args.retire:
+        words = ["--retire", args.retire, "--head-to-head", str(args.head_to_head),
+                 "--seed", str(args.seed)]  # fmt: skip
+        return "choco ship " + shlex.join(words + (["--to", args.to] if args.to else []))
     words = [args.run_file]
     words += ["--name", args.name] if args.name else []
     words += ["--to", args.to] if args.to else []

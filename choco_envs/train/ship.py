@@ -330,6 +330,96 @@ def ship(
     return target
 
 
+def retire(
+    path: Path, root: Path, head_to_head: int, seed: int = 7, command: str = "",
+    progress: bool = False,
+) -> Path:  # fmt: skip
+    """Remove the shipped file ``path``, a file for one table, in favour of the shipped
+    file for many tables (same engine) that covers that table, so that one file serves
+    the env and edition. Only after ``head_to_head`` (>= MIN_GAMES) games between the two
+    at that table on duplicate deals, seats rotated, where the covering file's 95%
+    interval does not lie wholly below an even share (it is not measurably weaker), and
+    its stored interval against random is not wholly below the retired file's. The
+    covering file's card gets a row naming the file it took over and the match; the
+    retired file's card leaves the README. Returns the covering file's path.
+    ConfigError (or CheckpointError) on every refusal, before any change."""
+    from choco_envs.policy.checkpoint import SUFFIX, load_policy, read_metadata
+
+    if head_to_head < MIN_GAMES:
+        raise ConfigError(
+            f"--retire needs --head-to-head N with N >= {MIN_GAMES} (got {head_to_head})"
+        )
+    if not path.is_absolute() and not path.exists():
+        path = root / path
+    if not path.is_file() or path.resolve().parent.parent != root.resolve():
+        shipped = sorted(f"{p.parent.name}/{p.name}" for p in root.glob(f"*/*{SUFFIX}"))
+        raise ConfigError(
+            f"--retire {str(path)!r} is not a shipped file of {str(root)!r}; shipped: "
+            f"{', '.join(shipped) or 'none'}"
+        )
+    _, old_meta = load_policy(path)
+    stored_evaluation(old_meta, path)
+    if isinstance(old_meta.get("seats"), dict):
+        raise ConfigError(
+            f"--retire takes a file for one table; {path.name} plays many "
+            f"({old_meta['seats'].get('player_counts')} players)"
+        )
+    kind = engine_of(old_meta)
+    covering = None
+    for other in sorted(path.parent.glob(f"*{SUFFIX}")):
+        if other == path:
+            continue
+        try:
+            meta = read_metadata(other)
+        except CheckpointError:
+            continue
+        if engine_of(meta) == kind and covers(meta, old_meta, path):
+            covering = other
+            break
+    if covering is None:
+        raise ConfigError(
+            f"no shipped {kind} file for many tables covers the table of {path.name} "
+            f"({_options(old_meta)}); ship one first (choco ship RUN_FILE --name "
+            f"{kind}_tables)"
+        )
+    model, meta = load_policy(covering)
+    stored_evaluation(meta, covering)
+    _, text, result = compare_head_to_head(
+        model, meta, path, old_meta, head_to_head, seed, progress
+    )
+    share = 1.0 / int(old_meta["options"].get("num_players", 2))
+    weaker = interval(result)[1] < share
+    if weaker or not random_not_below(meta, old_meta):
+        raise ConfigError(f"not retired: {covering.name} is measurably weaker than {path.name} "
+                          f"at its table ({text})")  # fmt: skip
+    key = f"{meta['env_id']}/{covering.name}"
+    date = datetime.date.today().isoformat()
+    note = (
+        f"`{meta['env_id']}/{path.name}` ({_options(old_meta)}), retired {date} by "
+        f"`{command}`: {text}"
+    )
+    path.unlink()
+    add_card_row(root, key, "took over", note)
+    write_readme(root, None, None)
+    return covering
+
+
+def add_card_row(root: Path, key: str, label: str, value: str) -> None:
+    """Add the row ``label | value`` to the card of ``key`` in ``root/README.md``, before
+    its sha256 row (nothing when the README has no such card)."""
+    readme = root / "README.md"
+    marker = f"<!-- card: {key} -->"
+    text = readme.read_text() if readme.is_file() else ""
+    if marker not in text:
+        return
+    head, tail = text.split(marker, 1)
+    body, rest = tail.split("<!-- end card -->", 1)
+    lines = body.split("\n")
+    at = next((i for i, line in enumerate(lines) if line.startswith("| sha256 |")), len(lines) - 1)
+    lines.insert(at, f"| {label} | {value} |")
+    readme.write_text(head + marker + "\n".join(lines) + "<!-- end card -->" + rest)
+
+
 def covers(meta: dict[str, Any], other: dict[str, Any], path: Path) -> bool:
     """Whether ``meta``'s file, a policy for many tables, plays the one table of the
     file ``other`` (so shipping it replaces that file, compared at that table)."""

@@ -378,8 +378,10 @@ def test_az_searches_with_the_shipped_az_file_else_the_shipped_ppo_network(tmp_p
     seat = game.current_player(s)
     view = AgentView(game, s, seat, game.encoder("flat").encode(s, seat), game.legal_mask(s))
     assert bot.act_view(view) in game.legal_actions(s)
-    # the many-table network first, before the table's own file (ppo keeps its own file)
-    shutil.copy(REPO / "checkpoints" / "chocolates_v0" / "ppo.safetensors", root)
+    # the many-table network first, before a file made for the table alone (which ppo
+    # plays first): a small one-value file of 2 players stands for one
+    one_table = save_az(tmp_path, "chocolates_v0", value_outputs=1, num_players=2)
+    shutil.copy(one_table, root / "ppo.safetensors")
     assert search_checkpoint("chocolates_v0", {"num_players": 2}).name == "ppo_tables.safetensors"
     assert shipped_checkpoint("chocolates_v0", {"num_players": 2}).name == "ppo.safetensors"
     shutil.copy(save_az(tmp_path, "chocolates_v0", num_players=3), root / "az.safetensors")
@@ -418,12 +420,13 @@ def test_ship_puts_an_az_file_beside_the_ppo_one_and_refuses_a_ppo_name(tmp_path
     run_file = save_checkpoint(tmp_path / "run" / "final.safetensors", model, meta)
     root = tmp_path / "shipped"
     (root / "chocolates_v0").mkdir(parents=True)
-    ppo = REPO / "checkpoints" / "chocolates_v0" / "ppo.safetensors"
-    (root / "chocolates_v0" / "ppo.safetensors").write_bytes(ppo.read_bytes())
+    ppo = REPO / "checkpoints" / "chocolates_v0" / "ppo_tables.safetensors"
+    (root / "chocolates_v0" / "ppo_tables.safetensors").write_bytes(ppo.read_bytes())
     with pytest.raises(ConfigError, match="name starting with 'az'"):
         ship(run_file, root, name="ppo")
     target = ship(run_file, root)
-    assert target.name == "az.safetensors" and (root / "chocolates_v0" / "ppo.safetensors").exists()
+    assert target.name == "az.safetensors"
+    assert (root / "chocolates_v0" / "ppo_tables.safetensors").exists()
     assert "8 sims, vs greedy: 90.0%" in table(root)
     assert "az (8 simulations) vs greedy" in (root / "README.md").read_text()
 

@@ -332,7 +332,7 @@ def test_a_checkpoint_whose_options_name_a_file_is_refused_unread(tmp_path: Path
 
     folder = checkpoint_dir()
     assert folder is not None
-    src = folder / "chocolates_v0" / "ppo.safetensors"
+    src = folder / "chocolates_v0" / "ppo_tables.safetensors"
     header, meta, data = parts(src)
     options = {**meta["options"], "components": "/dev/zero"}
     path = write(tmp_path / "named.safetensors", header, data, {**meta, "options": options})

@@ -382,6 +382,76 @@ def test_a_file_for_many_tables_ships_beside_the_one_table_file(
     assert "3 p 40.0%" in table(root)
 
 
+def test_retiring_a_one_table_file_hands_its_table_to_the_file_for_many_tables(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`choco ship --retire FILE --head-to-head N`: the one-table file leaves the folder
+    only after N >= 400 games at its table against the shipped many-table file that
+    covers it, the covering file not measurably weaker (interval not wholly below an
+    even share) and its stored figure against random not wholly below; every refusal
+    changes nothing; the covering file's card records the match."""
+    import shutil
+
+    from choco_envs.cli import main
+    from choco_envs.policy.checkpoint import shipped_checkpoint
+    from choco_envs.train import evaluate as evaluate_module
+    from choco_envs.train.ppo import Args, train
+    from choco_envs.train.ship import retire, ship
+
+    one = _with_arena(_train(tmp_path / "one", "chocolates_v0", {}, ()))
+    # the file for many tables has imitated greedy a little: it beats the untrained file
+    wide = _with_arena(train(Args(
+        env_id="chocolates_v0", options={"num_players": 2}, player_counts=(2, 3, 4),
+        total_timesteps=0, num_envs=3, hidden=(32,), imitate="greedy", imitate_rounds=1,
+        imitate_games=60, imitate_epochs=8, eval_every=0, eval_games=2, final_eval_games=0,
+        track=False, progress=False, runs_dir=str(tmp_path / "wide"),
+    )))  # fmt: skip
+    root = tmp_path / "shipped"
+    (root / "chocolates_v0").mkdir(parents=True)
+    old = root / "chocolates_v0" / "ppo.safetensors"
+    shutil.copy(one, old)
+    ship(wide, root, name="ppo_tables")
+    before = (old.read_bytes(), (root / "README.md").read_text())
+
+    def unchanged() -> bool:
+        return old.is_file() and (old.read_bytes(), (root / "README.md").read_text()) == before
+
+    with pytest.raises(ConfigError, match=r"--head-to-head N with N >= 400 \(got 399\)"):
+        retire(old, root, head_to_head=399)
+    with pytest.raises(ConfigError, match="takes a file for one table"):
+        retire(root / "chocolates_v0" / "ppo_tables.safetensors", root, head_to_head=400)
+    with pytest.raises(ConfigError, match="is not a shipped file.*shipped: chocolates_v0/ppo"):
+        retire(Path("chocolates_v0/nope.safetensors"), root, head_to_head=400)
+    assert unchanged()
+    # a match the covering file loses: refused, nothing changed
+    real = evaluate_module.evaluate
+    lost = {"win_rate": 0.3, "games": 400, "win_rate_ci95": [0.256, 0.348]}
+    monkeypatch.setattr(evaluate_module, "evaluate", lambda *a, **k: lost)
+    with pytest.raises(ConfigError, match="not retired: ppo_tables.safetensors is measurably "
+                       "weaker than ppo.safetensors.*new won 30.0%"):  # fmt: skip
+        retire(Path("chocolates_v0/ppo.safetensors"), root, head_to_head=400)
+    assert unchanged()
+    monkeypatch.setattr(evaluate_module, "evaluate", real)
+    # the retire flag ships nothing: a run file beside it is refused in one line
+    assert main(["ship", str(wide), "--retire", "chocolates_v0/ppo.safetensors",
+                 "--head-to-head", "400", "--to", str(root)]) == 2  # fmt: skip
+    assert unchanged()
+    # the covering file wins the match: not measurably weaker, so the file is retired
+    assert main(["ship", "--retire", "chocolates_v0/ppo.safetensors", "--head-to-head", "400",
+                 "--seed", "3", "--to", str(root), "--progress", "false"]) == 0  # fmt: skip
+    assert not old.exists()
+    readme = (root / "README.md").read_text()
+    assert "### chocolates_v0/ppo.safetensors" not in readme
+    assert "`chocolates_v0/ppo.safetensors`" not in readme.split("## Model cards")[0]
+    card = readme.split("<!-- card: chocolates_v0/ppo_tables.safetensors -->")[1]
+    took = next(line for line in card.splitlines() if line.startswith("| took over |"))
+    assert "`chocolates_v0/ppo.safetensors` (num_players=2)" in took
+    assert "--retire chocolates_v0/ppo.safetensors --head-to-head 400 --seed 3" in took
+    assert "of 400 games" in took and float(took.split("new won ")[1].split("%")[0]) > 50
+    monkeypatch.setenv("CHOCO_CHECKPOINTS", str(root))
+    assert shipped_checkpoint("chocolates_v0", {"num_players": 2}).name == "ppo_tables.safetensors"
+
+
 def test_evaluate_tables_plays_every_count_against_that_many_bots(tmp_path: Path) -> None:
     from choco_envs.train.evaluate import evaluate_tables, main
 

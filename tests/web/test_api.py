@@ -295,13 +295,13 @@ def test_the_lobby_offers_only_bots_that_can_be_made(
 
     from choco_envs.policy.checkpoint import ENV_VAR, checkpoint_dir
 
-    # a checkpoints folder with only the 2-player standard Chocolatiers file: no file
-    # covers a 3-player standard table there (every shipped table is covered today)
+    # a checkpoints folder with only the classic Chocolatiers file: no file covers a
+    # standard table there (every shipped table is covered today)
     shipped = checkpoint_dir()
     assert shipped is not None
     (tmp_path / "chocolatiers_v1").mkdir()
     shutil.copy(
-        shipped / "chocolatiers_v1" / "ppo_standard.safetensors", tmp_path / "chocolatiers_v1"
+        shipped / "chocolatiers_v1" / "ppo_tables_classic.safetensors", tmp_path / "chocolatiers_v1"
     )
     shutil.copytree(shipped / "chocolates_v0", tmp_path / "chocolates_v0")
     monkeypatch.setenv(ENV_VAR, str(tmp_path))
@@ -314,7 +314,7 @@ def test_the_lobby_offers_only_bots_that_can_be_made(
     assert not by_spec["ppo"]["ok"] and "no checkpoint is shipped" in by_spec["ppo"]["reason"]
     two = client.post(
         "/api/bots",
-        json={"env_id": "chocolatiers_v1", "options": {"num_players": 2, "edition": "standard"}},
+        json={"env_id": "chocolatiers_v1", "options": {"num_players": 2, "edition": "classic"}},
     ).json()["bots"]
     assert {b["spec"]: b for b in two}["ppo"]["ok"]
     # a 3-player Chocolates table is covered by ppo_tables
