@@ -23,9 +23,12 @@ completed with the mixed value. Below the root the action is chosen deterministi
 bring the visit counts towards that improved policy (the paper's non-root rule). With
 ``sigma(q) = (c_visit + max visits) * c_scale * q``, q rescaled to [0, 1] at each node.
 
-Batching: :meth:`GumbelSearch.run` advances every root by one simulation at a time; each
-simulation walks to a leaf, all leaves are evaluated in one call of the evaluator (one
-forward pass of the network), then backed up. ``evaluate(states, players)`` is any
+Batching: :meth:`GumbelSearch.run` advances every root by the simulations that may run
+together (the distinct root actions left in the current phase of sequential halving: up
+to ``m`` at first, then half as many each phase; their subtrees are disjoint, so the
+choices are those of one simulation at a time); each simulation walks to a leaf, the
+leaves of every root are evaluated in one call of the evaluator (one forward pass of the
+network), then backed up. ``evaluate(states, players)`` is any
 callable returning (logits (B, A), values (B, N) in the observing seat's order).
 """
 
@@ -56,6 +59,9 @@ class SearchConfig:
     #: sigma(q) = (c_visit + max visits) * c_scale * q
     c_visit: float = 50.0
     c_scale: float = 1.0
+    #: run a phase's simulations of distinct root actions together, their leaves in one
+    #: forward pass (False: one simulation a root at a time; the same choices, slower)
+    together: bool = True
 
     def check(self) -> None:
         if self.simulations < 1:
@@ -187,6 +193,18 @@ class _RootSearch:
             self.phase += 1
         return self.root.legal[self.plan.pop(0)]
 
+    def next_actions(self, limit: int) -> list[int]:
+        """The root actions of the next simulations, as many as may run before any is
+        backed up (at most ``limit``): distinct actions of the current phase's plan. Their
+        subtrees are disjoint and nothing below the root reads the root's statistics, so
+        running them together and backing them up after changes no choice, and with one
+        root draws the random stream in the same order as one at a time. A new phase
+        starts only at the first of a batch: its halving reads every earlier simulation."""
+        batch = [self.next_action()]
+        while len(batch) < limit and self.plan and self.root.legal[self.plan[0]] not in batch:
+            batch.append(self.next_action())
+        return batch
+
     def result(self) -> SearchResult:
         visits, q = self._stats()
         assert self.node.value is not None
@@ -252,18 +270,27 @@ class GumbelSearch:
         searches = [
             _RootSearch(r, n, self.config, self.gen) for r, n in zip(roots, nodes, strict=True)
         ]
-        for _ in range(self.config.simulations):
+        budget = self.config.simulations
+        done = [0] * len(searches)
+        while any(d < budget for d in done):
             pending: list[tuple[Generator[Any, Any, None], Node]] = []
             states, players = [], []
-            for search in searches:
-                walk = self._simulate(search.root, search.node, search.next_action())
-                leaf = next(walk, None)
-                self.last_simulations += 1
-                if leaf is not None:
-                    state, player, node = leaf
-                    pending.append((walk, node))
-                    states.append(state)
-                    players.append(player)
+            for i, search in enumerate(searches):
+                if done[i] >= budget:
+                    continue
+                # every root's simulations that may run together: one forward pass for
+                # all their leaves (the phases of sequential halving: 16 at once, then 8..)
+                limit = budget - done[i] if self.config.together else 1
+                for action in search.next_actions(limit):
+                    walk = self._simulate(search.root, search.node, action)
+                    leaf = next(walk, None)
+                    done[i] += 1
+                    self.last_simulations += 1
+                    if leaf is not None:
+                        state, player, node = leaf
+                        pending.append((walk, node))
+                        states.append(state)
+                        players.append(player)
             if pending:
                 self._evaluate(states, players, [node for _, node in pending])
                 for walk, _ in pending:

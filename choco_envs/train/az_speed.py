@@ -1,6 +1,7 @@
 """Speed of the search-and-learn engine: simulations/s and network evaluations/s of the
-Gumbel IS-MCTS with every leaf evaluated one at a time against many games' leaves batched
-into one forward pass, and self-play decisions/s (issue: "the CPU lever").
+Gumbel IS-MCTS with every leaf evaluated one at a time, with one game's simulations of a
+phase run together (what the ``az`` bot does), and with many games' leaves batched into
+one forward pass (self-play), (issue: "the CPU lever").
 
     python -m choco_envs.train.az_speed                       # every env, 3 s a row
     python -m choco_envs.train.az_speed --env chocolates_v0 --seconds 5 --batch 64
@@ -70,8 +71,13 @@ def measure(env_id: str, options: dict[str, Any], batch: int, seconds: float, si
     evaluator = NetEvaluator(model, inputs, game.num_players)
     roots = _roots(game, batch, random.Random(0))
     out: dict[str, Any] = {"env": env_id, "options": options, "batch": batch}
-    for label, size in (("one_at_a_time", 1), ("batched", batch)):
-        search = GumbelSearch(game, evaluator, SearchConfig(simulations=sims), seed=1)
+    for label, size, together in (
+        ("one_at_a_time", 1, False),
+        ("one_game", 1, True),
+        ("batched", batch, True),
+    ):
+        config = SearchConfig(simulations=sims, together=together)
+        search = GumbelSearch(game, evaluator, config, seed=1)
         done_sims = done_evals = 0
         forward_calls = evaluator.calls
         start = time.perf_counter()
@@ -88,25 +94,25 @@ def measure(env_id: str, options: dict[str, Any], batch: int, seconds: float, si
             "evaluations_per_s": round(done_evals / took, 1),
             "forward_passes_per_s": round((evaluator.calls - forward_calls) / took, 1),
         }
-    out["ratio"] = round(
-        out["batched"]["simulations_per_s"] / max(out["one_at_a_time"]["simulations_per_s"], 1e-9),
-        2,
-    )
+    one = max(out["one_at_a_time"]["simulations_per_s"], 1e-9)
+    out["ratio"] = round(out["batched"]["simulations_per_s"] / one, 2)
+    out["one_game_ratio"] = round(out["one_game"]["simulations_per_s"] / one, 2)
     return out
 
 
 def markdown(rows: list[dict[str, Any]], sims: int) -> str:
     lines = [
-        f"| env | simulations/s one leaf at a time | simulations/s batched ({rows[0]['batch']} games) "
-        "| network evaluations/s batched | batched / one at a time |",
+        "| env | simulations/s one leaf at a time | one game, a phase's leaves together (x) "
+        f"| batched, {rows[0]['batch']} games (x) | network evaluations/s batched |",
         "|---|---|---|---|---|",
     ]
     for r in rows:
         name = r["env"] + "".join(f" {k}={v}" for k, v in r["options"].items())
         lines.append(
             f"| {name} | {r['one_at_a_time']['simulations_per_s']:,.0f} | "
-            f"{r['batched']['simulations_per_s']:,.0f} | {r['batched']['evaluations_per_s']:,.0f} | "
-            f"{r['ratio']:.1f}x |"
+            f"{r['one_game']['simulations_per_s']:,.0f} ({r['one_game_ratio']:.1f}x) | "
+            f"{r['batched']['simulations_per_s']:,.0f} ({r['ratio']:.1f}x) | "
+            f"{r['batched']['evaluations_per_s']:,.0f} |"
         )
     lines.append(f"\n({sims} simulations a decision, one torch thread, 2 players.)")
     return "\n".join(lines)
@@ -134,7 +140,11 @@ def main(argv: list[str] | None = None) -> int:
     for env_id, options in chosen:
         rows.append(measure(env_id, options, args.batch, args.seconds, args.simulations))
         r = rows[-1]
-        print(f"{env_id} {options}: batched {r['ratio']}x one at a time", flush=True)
+        print(
+            f"{env_id} {options}: one game {r['one_game_ratio']}x, batched {r['ratio']}x one "
+            "leaf at a time",
+            flush=True,
+        )
     print(markdown(rows, args.simulations))
     return 0
 

@@ -67,7 +67,10 @@ def test_gumbel_with_every_root_action_searched_and_exact_values_picks_the_best(
 
 
 def test_the_search_batches_roots_and_evaluates_leaves_together():
-    """Many roots advance in lockstep: one evaluator call per simulation, not per root."""
+    """Many roots advance in lockstep, and each root by the simulations of its current
+    phase that start with distinct actions: 8 simulations over 3 considered actions are
+    the roots' evaluation, then 3 at once (phase 1: one each), 2 and 2 (phase 2: the best
+    two twice), 1 (the survivor): 5 evaluator calls, not 9."""
     game = make_game(ENV_ID, stones=13)
     calls = []
     exact = exact_nim_evaluator(game)
@@ -79,7 +82,60 @@ def test_the_search_batches_roots_and_evaluates_leaves_together():
     search = GumbelSearch(game, counting, SearchConfig(simulations=8, max_considered=3), seed=1)
     results = search.run([nim_root(game, s) for s in (5, 6, 7, 9)])
     assert [r.action for r in results] == [0, 1, 2, 0]
-    assert len(calls) <= 1 + 8 and max(calls) == 4
+    # at most those counts: a simulation that ends the game has no leaf to evaluate
+    assert len(calls) == 5 and calls[:3] == [4, 12, 8]
+    assert all(c <= most for c, most in zip(calls, [4, 12, 8, 8, 4], strict=True))
+    assert search.last_simulations == 4 * 8
+    calls.clear()
+    search.run([nim_root(game, 9)])
+    assert calls == [1, 3, 2, 2, 1]
+
+
+@pytest.mark.parametrize("env_id", ["chocolates_v0", "chocolatiers_v1", "chocolate_factory_v2"])
+def test_simulations_run_together_choose_as_one_at_a_time(env_id):
+    """Running a phase's simulations together (one forward pass for their leaves) changes
+    nothing: their subtrees are disjoint, so visits, q values, the improved policy and the
+    action equal those of one simulation at a time, on determinized positions with
+    hidden information and chance. The evaluator is row-wise (each state's output its
+    own, in float64), so only the search's order could make a difference."""
+    game = make_game(env_id, num_players=2)
+    encoder = game.encoder("flat")
+    gen = np.random.default_rng(0)
+    weights = gen.normal(size=(int(np.prod(encoder.shape)), game.num_actions + 2))
+
+    def rowwise(states, players):
+        rows = [encoder.encode(s, p).astype(np.float64) @ weights for s, p in zip(states, players)]
+        out = np.array(rows)
+        return out[:, : game.num_actions], np.tanh(out[:, game.num_actions :] / 50.0)
+
+    states, players = random_positions(game, seed=5, count=40)
+    picked = [(s, p) for s, p in zip(states, players) if len(game.legal_actions(s)) > 2][:4]
+    assert len(picked) == 4
+    def results(together: bool) -> list[Any]:
+        config = SearchConfig(simulations=48, max_considered=8, c_scale=0.3, together=together)
+        roots = [
+            Root(lambda rng, s=s, p=p: game.determinize(s, p, rng), p, game.legal_actions(s))
+            for s, p in picked
+        ]
+        calls.clear()
+        out = [GumbelSearch(game, counted, config, seed=3).run([r])[0] for r in roots]
+        counts.append(len(calls))
+        return out
+
+    calls: list[int] = []
+    counts: list[int] = []
+
+    def counted(states, players):
+        calls.append(len(states))
+        return rowwise(states, players)
+
+    together, alone = results(True), results(False)
+    assert counts[0] < counts[1] / 2  # fewer forward passes: the point of running together
+    for a, b in zip(together, alone, strict=True):
+        assert a.action == b.action
+        np.testing.assert_array_equal(a.visits, b.visits)
+        np.testing.assert_array_equal(a.q, b.q)
+        np.testing.assert_array_equal(a.policy, b.policy)
 
 
 def test_completed_q_fills_unvisited_actions_with_the_mixed_value():
