@@ -104,13 +104,15 @@ def test_simulations_run_together_choose_as_one_at_a_time(env_id):
     weights = gen.normal(size=(int(np.prod(encoder.shape)), game.num_actions + 2))
 
     def rowwise(states, players):
-        rows = [encoder.encode(s, p).astype(np.float64) @ weights for s, p in zip(states, players)]
-        out = np.array(rows)
+        pairs = zip(states, players, strict=True)
+        out = np.array([encoder.encode(s, p).astype(np.float64) @ weights for s, p in pairs])
         return out[:, : game.num_actions], np.tanh(out[:, game.num_actions :] / 50.0)
 
     states, players = random_positions(game, seed=5, count=40)
-    picked = [(s, p) for s, p in zip(states, players) if len(game.legal_actions(s)) > 2][:4]
+    pairs = zip(states, players, strict=True)
+    picked = [(s, p) for s, p in pairs if len(game.legal_actions(s)) > 2][:4]
     assert len(picked) == 4
+
     def results(together: bool) -> list[Any]:
         config = SearchConfig(simulations=48, max_considered=8, c_scale=0.3, together=together)
         roots = [
