@@ -5,6 +5,7 @@ one forward pass (self-play), (issue: "the CPU lever").
 
     python -m choco_envs.train.az_speed                       # every env, 3 s a row
     python -m choco_envs.train.az_speed --env chocolates_v0 --seconds 5 --batch 64
+    python -m choco_envs.train.az_speed --bot        # the az bot's moves, shipped networks
 
 The network is the engine's default (an untrained MLP 256x256 with one value per seat on
 the ``flat`` observation); its weights do not change the cost. Rates move with the
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
 from typing import Any
 
@@ -100,6 +102,39 @@ def measure(env_id: str, options: dict[str, Any], batch: int, seconds: float, si
     return out
 
 
+def bot_moves(env_id: str, options: dict[str, Any], moves: int, sims: int) -> dict[str, Any]:
+    """Milliseconds a move of ``az:simulations=SIMS`` (the game's shipped network) at 2
+    players, a phase's simulations together against one at a time: the same ``moves``
+    positions of one random game (more than two legal actions), best of two rounds."""
+    import dataclasses
+
+    from choco_envs import bots, registry
+    from choco_envs.core.agent import view_of
+
+    table = {"num_players": 2, **options}
+    env = registry.make(env_id, **table)
+    out: dict[str, Any] = {"env": env_id, "options": options, "simulations": sims}
+    for _ in range(2):
+        for label, together in (("one_at_a_time_ms", False), ("together_ms", True)):
+            bot: Any = bots.make(f"az:simulations={sims}", env_id=env_id, seed=1, env_options=table)
+            bot.config = dataclasses.replace(bot.config, together=together)
+            env.reset(seed=3)
+            rng = random.Random(0)
+            spent, done = 0.0, 0
+            while not all(env.terminations.values()) and done < moves:
+                view = view_of(env)
+                if len(view.legal_actions) > 2:
+                    start = time.perf_counter()
+                    bot.act_view(view)
+                    spent += time.perf_counter() - start
+                    done += 1
+                env.step(rng.choice(view.legal_actions))
+            ms = 1000 * spent / max(1, done)
+            out[label] = min(out.get(label, ms), ms)
+    out["ratio"] = round(out["one_at_a_time_ms"] / max(out["together_ms"], 1e-9), 2)
+    return out
+
+
 def markdown(rows: list[dict[str, Any]], sims: int) -> str:
     lines = [
         "| env | simulations/s one leaf at a time | one game, a phase's leaves together (x) "
@@ -128,6 +163,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement")
     parser.add_argument("--batch", type=int, default=64, help="games searched together")
     parser.add_argument("--simulations", type=int, default=32, help="simulations a decision")
+    parser.add_argument("--bot", action="store_true", help="time the az bot's moves with the "
+                        "shipped networks instead (12 positions, 64 simulations unless given)")  # fmt: skip
     args = parser.parse_args(argv)
     if args.batch < 1 or args.seconds <= 0 or args.simulations < 1:
         parser.error("--batch and --simulations are >= 1, --seconds > 0")
@@ -136,6 +173,17 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(
             f"--env {args.env!r} is not allowed; allowed: {sorted({s[0] for s in settings()})}"
         )
+    if args.bot:
+        sims = args.simulations if "--simulations" in (argv or sys.argv) else 64
+        print("| env | ms a move, one simulation at a time | a phase's together | speed-up |")
+        print("|---|---|---|---|")
+        for env_id, options in chosen:
+            r = bot_moves(env_id, options, 12, sims)
+            name = env_id + "".join(f" {k}={v}" for k, v in options.items())
+            print(f"| {name} | {r['one_at_a_time_ms']:.0f} | {r['together_ms']:.0f} | "
+                  f"{r['ratio']:.2f}x |", flush=True)  # fmt: skip
+        print(f"\n(az:simulations={sims}, the shipped network, 2 players.)")
+        return 0
     rows = []
     for env_id, options in chosen:
         rows.append(measure(env_id, options, args.batch, args.seconds, args.simulations))

@@ -140,6 +140,16 @@ def test_simulations_run_together_choose_as_one_at_a_time(env_id):
         np.testing.assert_array_equal(a.policy, b.policy)
 
 
+def test_az_speed_times_the_bots_moves_both_ways():
+    """``python -m choco_envs.train.az_speed --bot``: the az bot's milliseconds a move with
+    the shipped network, one simulation at a time and a phase's together."""
+    from choco_envs.train.az_speed import bot_moves
+
+    row = bot_moves("chocolate_factory_v2", {}, moves=2, sims=8)
+    assert row["one_at_a_time_ms"] > 0 and row["together_ms"] > 0
+    assert row["ratio"] == round(row["one_at_a_time_ms"] / row["together_ms"], 2)
+
+
 def test_completed_q_fills_unvisited_actions_with_the_mixed_value():
     """The improved policy's completed q: visited actions keep their q; unvisited ones get
     the prior-weighted mix of the network value and the visited q's, then [0, 1]."""
