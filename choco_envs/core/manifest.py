@@ -76,7 +76,9 @@ class GameManifest:
     ``page``: the game's page, relative to the repository root;
     ``search_c_scale``: how much the ``az`` bot's search weighs its values against the
     network's priors when a PPO network (one value output) guides it (``c_scale`` of
-    ``choco_envs.policy.search.SearchConfig``; measured per game, the game's page says how).
+    ``choco_envs.policy.search.SearchConfig``; measured per game, the game's page says how);
+    ``search_simulations``: the ``az`` bot's default budget with a PPO network (a
+    search-and-learn file stores its own), chosen per game within the 1 s a move budget.
 
     Every game of this package fills every part but ``view`` and ``features`` (the
     template test checks it); a game made outside it (a test, a plug-in) may leave
@@ -93,6 +95,7 @@ class GameManifest:
     features: tuple[FeatureFunction, ...] = ()
     bench: tuple[BenchCase, ...] = field(default_factory=tuple)
     search_c_scale: float = 0.1
+    search_simulations: int = 64
 
     @property
     def spec(self) -> GameSpec:

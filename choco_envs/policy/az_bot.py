@@ -102,7 +102,8 @@ class NetEvaluator:
 
 class AZBot(Bot):
     """Plays a policy-value checkpoint with search. ``simulations`` (None: the file's
-    stored search, else :data:`DEFAULT_SIMULATIONS`) or ``seconds`` a move (then the
+    stored search, else the game's ``search_simulations`` for a PPO network, else
+    :data:`DEFAULT_SIMULATIONS`) or ``seconds`` a move (then the
     budget follows the measured time per simulation); ``gumbel_scale`` 0 plays the
     search's best action without exploration noise."""
 
@@ -131,7 +132,7 @@ class AZBot(Bot):
         self.one_value = self.model.config.value_outputs == 1
         torch.set_num_threads(1)
         stored = self.meta.get("search") or {}
-        self.simulations = simulations or int(stored.get("simulations", DEFAULT_SIMULATIONS))
+        self.simulations = simulations or self._simulations(stored)
         self.seconds = seconds
         self.config = SearchConfig(
             simulations=self.simulations,
@@ -146,6 +147,17 @@ class AZBot(Bot):
         self._per_simulation: float | None = None
         #: the last search's result (the analysis panel shows its visits and q)
         self.last_result: SearchResult | None = None
+
+    def _simulations(self, stored: dict[str, Any]) -> int:
+        """The file's stored budget; else, for a PPO network, the game's
+        ``search_simulations`` (its manifest); else :data:`DEFAULT_SIMULATIONS`."""
+        if "simulations" in stored:
+            return int(stored["simulations"])
+        if not self.one_value:
+            return DEFAULT_SIMULATIONS
+        from choco_envs.registry import manifest
+
+        return int(manifest(str(self.meta["env_id"])).search_simulations)
 
     def _c_scale(self, stored: dict[str, Any]) -> float:
         """The file's stored ``c_scale``; else 1 for a search-and-learn file, and for a PPO

@@ -437,6 +437,10 @@ def test_az_searches_with_the_shipped_az_file_else_the_shipped_ppo_network(tmp_p
     bot = bots.make("az:simulations=4", env_id="chocolates_v0", seed=1,
                     env_options={"num_players": 3})  # fmt: skip
     assert bot.one_value and bot.config.c_scale == manifest("chocolates_v0").search_c_scale
+    assert bots.make("az", env_id="chocolates_v0", env_options={"num_players": 3}).simulations == (
+        manifest("chocolates_v0").search_simulations
+    )
+    assert manifest("chocolates_v0").search_simulations == 64
     assert bots.make(
         "az:simulations=4,c_scale=0.5", env_id="chocolates_v0", seed=1,
         env_options={"num_players": 3},
@@ -455,6 +459,15 @@ def test_az_searches_with_the_shipped_az_file_else_the_shipped_ppo_network(tmp_p
     shutil.copy(save_az(tmp_path, "chocolates_v0", num_players=3), root / "az.safetensors")
     assert search_checkpoint("chocolates_v0", {"num_players": 3}).name == "az.safetensors"
     assert search_checkpoint("chocolates_v0", {"num_players": 2}).name == "ppo_tables.safetensors"
+    # Chocolatiers searches its PPO network with its own budget (256 simulations)
+    monkeypatch.delenv("CHOCO_CHECKPOINTS")
+    options = {"num_players": 2, "edition": "standard"}
+    wide = bots.make("az", env_id="chocolatiers_v1", seed=1, env_options=options)
+    assert wide.simulations == manifest("chocolatiers_v1").search_simulations == 256
+    assert (
+        bots.make("az:simulations=8", env_id="chocolatiers_v1", env_options=options).simulations
+        == 8
+    )
 
 
 def test_the_az_bot_respects_its_time_budget(tmp_path):
