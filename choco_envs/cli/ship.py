@@ -123,17 +123,24 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def given_flags(args: argparse.Namespace, *skip: str) -> list[str]:
+    """The arguments given that ship something (or retire), less those in ``skip``."""
+    given = {
+        "run_file": f"RUN_FILE {args.run_file!r}" if args.run_file else "",
+        "force": "--force" if args.force else "",
+        "name": f"--name {args.name!r}" if args.name else "",
+        "head_to_head": f"--head-to-head {args.head_to_head}" if args.head_to_head else "",
+        "every_table": f"--every-table {args.every_table}" if args.every_table else "",
+        "float16": "--float16" if args.float16 else "",
+        "table": "--table" if args.table else "",
+        "retire": f"--retire {args.retire!r}" if args.retire else "",
+    }
+    return [text for key, text in given.items() if text and key not in skip]
+
+
 def check_retire(args: argparse.Namespace) -> None:
     """``--retire`` removes a file and ships nothing: refuse what would ship."""
-    given = [
-        f"RUN_FILE {args.run_file!r}" if args.run_file else "",
-        "--force" if args.force else "",
-        f"--name {args.name!r}" if args.name else "",
-        f"--every-table {args.every_table}" if args.every_table else "",
-        "--float16" if args.float16 else "",
-        "--table" if args.table else "",
-    ]
-    given = [g for g in given if g]
+    given = given_flags(args, "retire", "head_to_head")
     if given:
         raise ConfigError(
             f"--retire removes a shipped file and ships nothing; drop {', '.join(given)}"
@@ -142,16 +149,7 @@ def check_retire(args: argparse.Namespace) -> None:
 
 def check_table_only(args: argparse.Namespace) -> None:
     """``--table`` regenerates the table and ships nothing: refuse what would ship."""
-    given = [
-        f"RUN_FILE {args.run_file!r}" if args.run_file else "",
-        "--force" if args.force else "",
-        f"--name {args.name!r}" if args.name else "",
-        f"--head-to-head {args.head_to_head}" if args.head_to_head else "",
-        f"--every-table {args.every_table}" if args.every_table else "",
-        "--float16" if args.float16 else "",
-        f"--retire {args.retire!r}" if args.retire else "",
-    ]
-    given = [g for g in given if g]
+    given = given_flags(args, "table")
     if given:
         raise ConfigError(
             f"--table only regenerates the table and ships nothing; drop {', '.join(given)} "
