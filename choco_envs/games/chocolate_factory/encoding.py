@@ -21,8 +21,8 @@ order after it); see :func:`flat_encoder` and the docs for the layout table.
 from __future__ import annotations
 
 import struct
-from array import array
 from collections.abc import Callable, Sequence
+from operator import add
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -312,71 +312,52 @@ class Gather:
 
 
 def flat_encoder(game: ChocolateFactoryRules) -> Encoder[FactoryState]:
-    """The ``flat`` encoder: one float32 vector, every value in [0, 1]. The board (dice,
-    stations, packages) is one gather from tables (:class:`Gather`), the status a short
-    list (the hot path); ``fill_batch`` gathers every entry of every state at once."""
+    """The ``flat`` encoder: one float32 vector, every value in [0, 1], as one gather from
+    tables (:class:`Gather`): ``fill`` packs one state's row and derived ints in a single
+    call, ``fill_batch`` packs the rows state by state and works out the derived ints by
+    numpy over the batch, then gathers every entry of every state at once."""
     n = game.num_players
     lay = _layout(game)
-    status_start = lay["p0_status"].start
     gather = Gather(game)
-    assert gather.status_start == status_start, "the board gather ends where p0_status starts"
+    assert gather.status_start == lay["p0_status"].start, "the board ends where p0_status starts"
     assert len(gather.base) == lay.size, "the gather covers every entry"
     byte_part, wide_part = row_packers(game)
     byte_width = gather.byte_width
-    # the board reads the bytes and the two lists of varieties (every int in -2..63):
-    # one signed byte each is enough for ``fill``
-    board_ints = byte_width + row_lengths(game)["variety"] + game.slots
-    board_source = gather.reads[:, :status_start]  # [observer, entry]
-    assert (board_source < board_ints).all()
-    board_values = gather.values
-    board_base = gather.base[:status_start].astype(np.intp)
-    max_apps, pkg_total, total_rolls = game.max_apps, game.package_total, game.total_rolls
-    onehot_n = [tuple(float(i == j) for j in range(n)) for i in range(n)] + [(0.0,) * n]
-    phase_rows = [(1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0), (0.0, 0.0, 0.0)]
-    station_rows = [tuple(float(i == j) for j in range(4)) for i in range(4)] + [(0.0,) * 4]
-    seat_order = [[(p + r) % n for r in range(n)] for p in range(n)]
-    #: by applications: (applications / cap, at the cap: the master available)
-    apps_rows = [(a / max_apps, float(a == max_apps)) for a in range(max_apps + 1)]
+    at, width = gather.at, gather.row_width
+    y_width = gather.seats.shape[1]
+    values, base, reads = gather.values, gather.base, gather.reads
+    clip = {"points": int(SCORE_SCALE), "finished_clipped": int(FINISHED_SCALE),
+            "storage_clipped": int(STORAGE_SCALE)}  # fmt: skip
+    # ---- one state (``fill``): its row and derived ints as int16 in one call, then the
+    # gather of every entry in the observer's seat order
+    assert list(at) == [*BYTE_LISTS, *WIDE_LISTS, *ROW_INTS, *DERIVED, *DERIVED_INTS]
+    pack_y = struct.Struct(f"<{y_width}h").pack
+    entry_base = base.astype(np.intp)
+    # the scales every seat's derived ints are clipped at (``min`` over maps, no loop)
+    max_points, max_finished, max_storage = ((cap,) * n for cap in clip.values())
 
     def fill(s: FactoryState, player: int, out: np.ndarray) -> None:
-        ints = array("b", byte_part(s))
-        ints.extend(s.variety)
-        ints.extend(s.pkg_variety)
-        x = np.frombuffer(ints, dtype=np.int8)
-        out[:status_start] = board_values.take(board_base + x.take(board_source[player]))
-        out[status_start:] = _rest(s, player)
-
-    def _rest(s: FactoryState, player: int) -> list[float]:
-        """Status of every player, the clock and the turn, as a list."""
-        scores = game.scores(s)
-        apps, finished, storage = s.apps, s.finished, s.storage
-        v: list[float] = []
-        for p in seat_order[player]:
-            v += apps_rows[apps[p]]
-            v += (
-                min(scores[p] / SCORE_SCALE, 1.0),
-                min(finished[p] / FINISHED_SCALE, 1.0),
-                min(storage[p] / STORAGE_SCALE, 1.0),
-            )
-        over = s.phase == 3
-        v += (s.supply_left / pkg_total, s.time_left / total_rolls)
-        v += onehot_n[n if over else (s.roller + s.pick_index - player) % n]
-        v += onehot_n[(s.roller - player) % n]
-        v += phase_rows[s.phase]
-        v.append(float(s.pick_index == 0 and not over))
-        v += _VARIETY[s.pending_variety]
-        v += station_rows[s.pending_station]
-        v.append(float(s.resume_pick and s.phase in (1, 2)))
-        return v
+        phase, roller, pick_index = s.phase, s.roller, s.pick_index
+        over = phase == 3
+        y = pack_y(
+            *s.placed, *s.special, *s.missing, *s.pkg_fill, *s.pkg_owners, *s.dice, *s.apps,
+            *s.variety, *s.pkg_variety, *s.variety_points, *s.refine_points,
+            *s.bonus_points, *s.finished, *s.storage, s.supply_left, s.time_left, roller,
+            pick_index, phase, s.resume_pick, s.pending_variety, s.pending_station,
+            *map(min, map(add, map(add, s.variety_points, s.refine_points), s.bonus_points),
+                 max_points),
+            *map(min, s.finished, max_finished), *map(min, s.storage, max_storage),
+            n if over else (roller + pick_index - player) % n,
+            (roller - player) % n,
+            pick_index == 0 and not over,
+            s.resume_pick != 0 and (phase == 1 or phase == 2),
+        )  # fmt: skip
+        index = np.frombuffer(y, dtype=np.int16).take(reads[player])
+        values.take(np.add(entry_base, index), out=out)
 
     # ---- every state at once (``fill_batch``): the rows packed state by state, the
     # derived ints by numpy over the batch, then one gather for every entry
-    at, width = gather.at, gather.row_width
     per_seat = [at[name] for name in ("variety_points", "refine_points", "bonus_points")]
-    clip = {"points": int(SCORE_SCALE), "finished_clipped": int(FINISHED_SCALE),
-            "storage_clipped": int(STORAGE_SCALE)}  # fmt: skip
-    y_width = gather.seats.shape[1]
-    values, base, reads = gather.values, gather.base, gather.reads
 
     def fill_batch(states: Sequence[FactoryState], players: Sequence[int], out: np.ndarray) -> None:
         count = len(states)
