@@ -42,7 +42,7 @@ import struct
 from pathlib import Path
 from typing import Any
 
-from choco_envs.core.errors import CheckpointError, ChocoError
+from choco_envs.core.errors import CheckpointError, ChocoError, ConfigError
 
 FORMAT = "choco-checkpoint/2"
 METADATA_KEY = "choco"
@@ -308,6 +308,22 @@ def check_compatible(
     return game
 
 
+def _check_action_facts(config: Any, meta: dict[str, Any], game: Any, where: str) -> None:
+    """A head over per-action facts must read them where the feature function puts them
+    for this env (the same actions, the same inputs): else CheckpointError."""
+    from choco_envs.policy.features import PolicyInputs
+
+    try:
+        expected = PolicyInputs.of_checkpoint(game, meta).action_facts(config.action_facts[-1])
+    except ConfigError as err:
+        raise CheckpointError(f"{where}: action_facts: {err}") from None
+    if tuple(config.action_facts) != expected:
+        raise CheckpointError(
+            f"{where}: its action head reads {list(config.action_facts)} (first action, "
+            f"count, start, block, width); the feature function gives {list(expected)} here"
+        )
+
+
 def save_checkpoint(
     path: str | Path, model: Any, meta: dict[str, Any], float16: bool = False
 ) -> Path:
@@ -369,6 +385,8 @@ def load_policy(
         )
     if config.action_channels:
         _check_action_planes(config, meta, game, where)
+    if config.action_facts:
+        _check_action_facts(config, meta, game, where)
     expected = parameter_shapes(config)
     if expected != shapes:
         missing = sorted(set(expected) - set(shapes))

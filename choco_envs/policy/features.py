@@ -142,6 +142,29 @@ class PolicyInputs:
             self.extra = self.padding.extra
         self.size = self.obs_size + self.extra
 
+    def action_facts(self, width: int) -> tuple[int, ...]:
+        """``NetConfig.action_facts`` for a head of ``width`` over the feature function's
+        per-action facts (``Features.action_facts``), placed where this input holds them
+        (the largest table's block with seat padding); ConfigError where it declares none."""
+        name = self.function.name if self.function is not None else ""
+        declared = None if self.features is None else self.features.action_facts
+        if declared is None or self.features is None or self.features.layout is None:
+            raise ConfigError(
+                f"action_head needs a feature function with per-action facts; {name!r} "
+                "declares none"
+            )
+        first, count, field_name = declared
+        layout = self.features.layout
+        if self.padding is not None:
+            assert self.function is not None
+            large = self.function.build(self.padding.large_game, self.encoder_name).layout
+            assert large is not None
+            layout = large
+        found = {f.name: f for f in layout.fields}[field_name]
+        if found.size % count:
+            raise ConfigError(f"{name}: field {field_name!r} is not {count} equal blocks")
+        return (first, count, self.obs_size + found.start, found.size // count, width)
+
     @classmethod
     def of_checkpoint(cls, game: Any, meta: dict[str, Any]) -> PolicyInputs:
         """The inputs a checkpoint (its metadata ``meta``, already checked) reads in

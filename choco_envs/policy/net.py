@@ -50,6 +50,13 @@ class NetConfig:
     #: outputs of the value head: 1 (the acting seat's value, PPO) or one per seat in the
     #: observation's seat order, own seat first (the search-and-learn engine, ``az``)
     value_outputs: int = 1
+    #: a head that scores actions from facts of their own (``()``: none): (first action,
+    #: count, start, block, width): the ``count`` consecutive actions from the first each
+    #: have ``block`` facts in the policy input, one block after the other from ``start``;
+    #: one small MLP (``block`` -> ``width`` -> 1) shared by those actions adds its score to
+    #: each one's logit (its output layer starts at 0, so a file widened into it plays as
+    #: before). Facts are what the feature function computes (``Features.action_facts``)
+    action_facts: tuple[int, ...] = field(default_factory=tuple)
 
     @property
     def obs_size(self) -> int:
@@ -81,6 +88,7 @@ class NetConfig:
                 action_index=_ints(d.get("action_index", []), "action_index"),
                 extra_inputs=_int(d.get("extra_inputs", 0), "extra_inputs"),
                 value_outputs=_int(d.get("value_outputs", 1), "value_outputs"),
+                action_facts=_ints(d.get("action_facts", []), "action_facts"),
             )
         except KeyError as err:
             raise CheckpointError(f"checkpoint metadata: 'network' lacks field {err}") from None
@@ -154,6 +162,26 @@ def check_config(config: NetConfig) -> None:
         board = config.action_channels * shape[1] * shape[2]
         bad = [i for i in config.action_index if not -1 <= i < board]
         need(not bad, f"action_index entries {bad[:5]} are off the {board}-logit board")
+    if config.action_facts:
+        need(
+            len(config.action_facts) == 5,
+            f"action_facts {list(config.action_facts)}: (first action, count, start, block, width)",
+        )
+        first, count, start, block, width = config.action_facts
+        need(
+            0 <= first and count >= 1 and first + count <= config.num_actions,
+            f"action_facts: actions {first}..{first + count - 1} are not within the "
+            f"{config.num_actions} actions",
+        )
+        need(
+            0 <= start and block >= 1 and start + count * block <= config.input_size,
+            f"action_facts: inputs {start}..{start + count * block - 1} are not within the "
+            f"{config.input_size} inputs",
+        )
+        need(
+            1 <= width <= LIMITS["width"],
+            f"action_facts: width {width} not in 1..{LIMITS['width']}",
+        )
     total = sum(math.prod(s) for s in parameter_shapes(config).values())
     need(
         total <= LIMITS["parameters"],
@@ -185,6 +213,12 @@ def parameter_shapes(config: NetConfig) -> dict[str, tuple[int, ...]]:
     shapes["actor.bias"] = (config.num_actions,)
     shapes["critic.weight"] = (config.value_outputs, width)
     shapes["critic.bias"] = (config.value_outputs,)
+    if config.action_facts:
+        _, _, _, block, width = config.action_facts
+        shapes["fact_head.0.weight"] = (width, block)
+        shapes["fact_head.0.bias"] = (width,)
+        shapes["fact_head.2.weight"] = (1, width)
+        shapes["fact_head.2.bias"] = (1,)
     return shapes
 
 
@@ -238,6 +272,14 @@ class ActorCritic(nn.Module):
         self.mlp = nn.Sequential(*layers)
         self.actor = _layer(nn.Linear(width, config.num_actions), std=0.01)
         self.critic = _layer(nn.Linear(width, config.value_outputs), std=1.0)
+        self.fact_head: nn.Module | None = None
+        if config.action_facts:
+            _, _, _, block, fact_width = config.action_facts
+            self.fact_head = nn.Sequential(
+                _layer(nn.Linear(block, fact_width)),
+                nn.Tanh(),
+                _layer(nn.Linear(fact_width, 1), std=0.0),
+            )
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Masked logits (B, A) and values (B,) of policy inputs ``x`` (B, input_size);
@@ -258,6 +300,15 @@ class ActorCritic(nn.Module):
                 spatial = torch.cat([spatial, spatial.new_zeros(spatial.shape[0], 1)], dim=1)
                 assert self.action_index is not None
                 logits = logits + spatial[:, self.action_index]
+        if self.fact_head is not None:
+            first, count, start, block, _ = config.action_facts
+            facts = x[:, start : start + count * block].reshape(-1, count, block)
+            scores = self.fact_head(facts).squeeze(-1)
+            logits = torch.cat(
+                [logits[:, :first], logits[:, first : first + count] + scores,
+                 logits[:, first + count :]],
+                dim=1,
+            )  # fmt: skip
         logits = logits.masked_fill(~mask, MASKED_LOGIT)
         value = self.critic(h)
         return logits, value.squeeze(-1) if config.value_outputs == 1 else value

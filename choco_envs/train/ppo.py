@@ -118,6 +118,10 @@ class Args:
     board_actions: bool = False
     """also score actions with a 1x1 conv over the last conv layer, at the board
     positions the encoder's action planes give them (planes, conv_channels; Le Chocolat)"""
+    action_head: int = 0
+    """width of a head that scores each action from facts of its own, shared by those
+    actions (a feature function that declares per-action facts, e.g.
+    chocolatiers_takes; 0: none)"""
     league_self_play: float = 0.6
     """probability that a non-learner seat is also played (and trained) by the learner"""
     league_past: float = 0.2
@@ -223,6 +227,7 @@ class Args:
                 not self.board_actions or bool(self.conv_channels),
                 "true only with conv_channels",
             ),  # fmt: skip
+            ("action_head", 0 <= self.action_head <= 8192, "0..8192"),
             ("player_counts", all(1 <= n <= 12 for n in self.player_counts), "counts 1..12"),
             (
                 "modes",
@@ -407,6 +412,7 @@ def prepare(args: Args) -> Setup:
         len(planes.channels) if args.board_actions and planes else 0,
         tuple(planes.index) if args.board_actions and planes else (),
         inputs.extra,
+        action_facts=inputs.action_facts(args.action_head) if args.action_head else (),
     )
     try:
         check_config(net)
@@ -665,6 +671,8 @@ def start_from(model: Any, setup: Setup, args: Args) -> None:
 
     old, meta = load_policy(args.init_from, args.env_id)
     stored = (meta.get("features") or {}).get("name", "")
+    if meta["encoder"] == args.encoder and stored and args.feature and stored != args.feature:
+        return start_from_other_features(model, old, meta, args)
     if (meta["encoder"], stored) != (args.encoder, args.feature):
         raise ConfigError(
             f"init_from: {args.init_from!r} reads encoder {meta['encoder']!r} and feature "
@@ -691,6 +699,50 @@ def start_from(model: Any, setup: Setup, args: Args) -> None:
     padded = PolicyInputs(table, args.encoder, args.feature, args.max_players, args.mode_marks)
     assert padded.padding is not None
     widen_first_layer(model, old, padded.padding)
+
+
+def start_from_other_features(model: Any, old: Any, meta: dict[str, Any], args: Args) -> None:
+    """``start_from`` for a file of the same encoder and tables whose feature function's
+    outputs are fields (by name) of this run's: each old input's first-layer column moved
+    to that input's place, the new inputs' columns zero, so the network plays as before
+    and learns to use them (and a new per-action head starts at 0)."""
+    import numpy as np
+
+    from choco_envs.policy.features import PolicyInputs
+    from choco_envs.policy.seats import _layout_index, place_first_layer
+    from choco_envs.registry import make_game
+
+    seats = meta.get("seats") or {}
+    if seats.get("max_players", 0) != args.max_players or bool(seats.get("mode_marks")) != bool(
+        args.mode_marks
+    ):
+        raise ConfigError(
+            f"init_from: {args.init_from!r} reads another table layout (seats {seats}) than "
+            f"this run (max_players {args.max_players}, mode marks {args.mode_marks})"
+        )
+    n = args.max_players or meta["options"].get("num_players", 2)
+    table = make_game(args.env_id, **{**args.options, "num_players": n})
+    before = PolicyInputs.of_checkpoint(table, meta)
+    after = PolicyInputs(table, args.encoder, args.feature, args.max_players, args.mode_marks)
+    if before.obs_size != after.obs_size or before.features is None or after.features is None:
+        raise ConfigError(f"init_from: {args.init_from!r} reads another observation")
+    old_layout, new_layout = before.features.layout, after.features.layout
+    if old_layout is None or new_layout is None:
+        raise ConfigError(
+            f"init_from: {args.init_from!r}: feature functions {meta['features']['name']!r} "
+            f"and {args.feature!r} name no layouts to place their outputs by"
+        )
+    where = f"init_from {args.init_from!r} into feature {args.feature!r}"
+    moved = _layout_index(old_layout, new_layout, where)
+    rest = before.size - before.obs_size - before.feature_size  # seat and mode marks
+    columns = np.concatenate(
+        [
+            np.arange(before.obs_size),
+            after.obs_size + moved,
+            after.obs_size + after.feature_size + np.arange(rest),
+        ]
+    )
+    place_first_layer(model, old, columns)
 
 
 def ppo_update(model: Any, optimizer: Any, batch: dict[str, Any], args: Args) -> dict[str, float]:

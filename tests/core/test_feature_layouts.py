@@ -11,7 +11,7 @@ from choco_envs.core.encoding import Encoder, Layout
 from choco_envs.core.errors import ConfigError
 from choco_envs.core.features import layout_slices
 from choco_envs.games.chocolates.features import TRUTH
-from choco_envs.games.chocolatiers.features import AFFORDABLE
+from choco_envs.games.chocolatiers.features import AFFORDABLE, TAKES
 from choco_envs.registry import make_game
 
 
@@ -47,6 +47,8 @@ def changed_layout(game, field: str) -> None:
         ("chocolates_v0", TRUTH, "seat_cards"),
         ("chocolatiers_v1", AFFORDABLE, "tiles"),
         ("chocolatiers_v1", AFFORDABLE, "cards_0"),
+        ("chocolatiers_v1", TAKES, "tiles"),
+        ("chocolatiers_v1", TAKES, "cards_0"),
     ],
 )
 def test_a_games_feature_function_refuses_a_changed_layout(env_id, function, field) -> None:

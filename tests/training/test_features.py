@@ -243,3 +243,70 @@ def test_chocolatiers_affordable_is_the_rules_payment_of_the_own_hand(edition: s
                 checked += 1
         env.step(rng.choice(env.unwrapped.legal_actions()))
     assert checked >= 100
+
+
+@pytest.mark.parametrize("edition", ["standard", "classic"])
+def test_chocolatiers_takes_is_the_rules_payment_of_the_hand_after_each_take(edition: str) -> None:
+    """For each card type, the feature's facts of a line tile are what the rules'
+    cheapest_payment says of the seat's real hand with one card of that type added ("Take:
+    cards come only from the tray", docs/games/chocolatiers.md), and its first part is
+    chocolatiers_affordable's, at every step of a random game."""
+    import random
+
+    import choco_envs
+    from choco_envs.games.chocolatiers.rules import NT, cheapest_payment
+    from choco_envs.policy.features import PolicyInputs
+
+    env = choco_envs.make("chocolatiers_v1", edition=edition, num_players=3)
+    env.reset(seed=2)
+    game = env.unwrapped.game
+    takes = PolicyInputs(game, "flat", "chocolatiers_takes")
+    affordable = PolicyInputs(game, "flat", "chocolatiers_affordable")
+    assert takes.features is not None and takes.features.layout is not None
+    rows = {f.name: f for f in takes.features.layout.fields}["rows"].shape[0]
+    rng = random.Random(4)
+    checked = 0
+    while not env.unwrapped.game_over() and checked < 600:
+        s = env.unwrapped.state_
+        extra = takes.encode(s, s.player)[takes.obs_size :]
+        head = affordable.encode(s, s.player)[affordable.obs_size :]
+        np.testing.assert_array_equal(extra[: len(head)], head)
+        facts = extra[len(head) :].reshape(NT, rows, 6)
+        for slot, tile in enumerate(s.display):
+            if tile < 0:
+                assert not facts[:, slot].any()
+                continue
+            _, before = cheapest_payment(s.hand, s.player * NT, game.tile_cost[tile])
+            for t in range(NT):
+                hand = list(s.hand[s.player * NT : s.player * NT + NT])
+                hand[t] += 1
+                used, missing = cheapest_payment(hand, 0, game.tile_cost[tile])
+                assert facts[t, slot, 0] == (missing == 0)
+                assert facts[t, slot, 1] == pytest.approx(missing / 4)
+                assert facts[t, slot, 2] == pytest.approx(used / 8)
+                assert facts[t, slot, 3] == before - missing
+                assert facts[t, slot, 4] == pytest.approx(game.tile_points[tile] / 8)
+                assert facts[t, slot, 5] == 1.0
+                checked += 1
+        env.step(rng.choice(env.unwrapped.legal_actions()))
+    assert checked >= 300
+
+
+def test_chocolatiers_takes_declares_one_block_per_take_action() -> None:
+    """The take head reads, for take action TAKE + t, the facts of card type t: the
+    declared block of each action is that type's slice of the ``takes`` field, at every
+    table of the seat-padded input."""
+    import choco_envs
+    from choco_envs.games.chocolatiers.rules import NT, TAKE
+    from choco_envs.policy.features import PolicyInputs
+
+    for n in (2, 5):
+        game = choco_envs.make("chocolatiers_v1", num_players=n).unwrapped.game
+        inputs = PolicyInputs(game, "flat", "chocolatiers_takes", max_players=5)
+        first, count, start, block, width = inputs.action_facts(32)
+        assert (first, count, width) == (TAKE, NT, 32)
+        assert block == (5 + 1 + 5) * 6  # the largest table's rows, 6 facts each
+        assert start + count * block <= inputs.size
+    plain = PolicyInputs(game, "flat", "chocolatiers_affordable")
+    with pytest.raises(ConfigError, match="declares none"):
+        plain.action_facts(32)

@@ -110,3 +110,52 @@ def test_extra_inputs_reach_the_mlp_after_the_conv_stack() -> None:
     planes = torch.randn(4, 3, 2, 3)
     with torch.no_grad():
         assert torch.equal(plain(planes, mask)[0], plain(planes.flatten(1), mask)[0])
+
+
+def test_action_fact_head_scores_each_action_from_its_own_block_with_shared_weights() -> None:
+    """NetConfig.action_facts: one head, shared by the actions, adds to each action's logit
+    a score of that action's own block of facts; it starts at 0 (a widened file plays as
+    before), and swapping two actions' blocks swaps their scores."""
+    torch.manual_seed(5)
+    base = NetConfig((4,), 6, (8,), extra_inputs=9)
+    headed = NetConfig((4,), 6, (8,), extra_inputs=9, action_facts=(2, 3, 4, 3, 5))
+    plain, model = ActorCritic(base), ActorCritic(headed)
+    model.load_state_dict({**model.state_dict(), **plain.state_dict()})
+    x = torch.randn(3, 13)
+    mask = torch.ones(3, 6, dtype=torch.bool)
+    with torch.no_grad():
+        assert torch.equal(model(x, mask)[0], plain(x, mask)[0])  # the head starts at 0
+        assert model.fact_head is not None
+        torch.nn.init.normal_(model.fact_head[2].weight)
+        scores = model(x, mask)[0] - plain(x, mask)[0]
+        assert torch.equal(scores[:, [0, 1, 5]], torch.zeros(3, 3))  # other actions untouched
+        assert (scores[:, 2:5] != 0).all()
+        swapped = x.clone()
+        swapped[:, 4:7], swapped[:, 7:10] = x[:, 7:10], x[:, 4:7]  # actions 2 and 3's facts
+        moved = model(swapped, mask)[0] - plain(swapped, mask)[0]
+    torch.testing.assert_close(moved[:, 2], scores[:, 3])
+    torch.testing.assert_close(moved[:, 3], scores[:, 2])
+    torch.testing.assert_close(moved[:, 4], scores[:, 4])
+
+
+@pytest.mark.parametrize(
+    ("facts", "message"),
+    [
+        ((2, 3, 4), "first action, count, start, block, width"),
+        ((4, 3, 4, 3, 5), "not within the 6 actions"),
+        ((2, 3, 6, 3, 5), "not within the 13 inputs"),
+        ((2, 3, 4, 3, 0), "width 0"),
+    ],
+)
+def test_action_fact_head_that_does_not_fit_is_refused(facts: tuple, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        ActorCritic(NetConfig((4,), 6, (8,), extra_inputs=9, action_facts=facts))
+
+
+def test_action_fact_head_parameters_are_declared() -> None:
+    from choco_envs.policy.net import parameter_shapes
+
+    config = NetConfig((4,), 6, (8,), extra_inputs=9, action_facts=(2, 3, 4, 3, 5))
+    state = ActorCritic(config).state_dict()
+    assert {k: tuple(v.shape) for k, v in state.items()} == parameter_shapes(config)
+    assert NetConfig.from_json(config.to_json()) == config

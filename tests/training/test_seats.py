@@ -637,3 +637,60 @@ def test_every_table_rule_replaces_a_many_table_file_only_when_better_overall(
     other = _with_arena(_train(tmp_path / "o", "chocolates_v0", {}, (2, 3), "chocolates_truth"))
     with pytest.raises(ConfigError, match="compares files for the same tables"):
         compare_every_table(other, read_metadata(other), weak, read_metadata(weak), 30, 3, False)
+
+
+def test_a_file_on_one_feature_starts_a_network_on_a_wider_one_that_plays_as_it_did(
+    tmp_path: Path,
+) -> None:
+    """init_from a seat-padded file on chocolatiers_affordable into a run on
+    chocolatiers_takes with a take head: the old inputs' columns move to their fields'
+    places by name, the new ones and the head start at zero, so the new network gives the
+    file's logits and values at every table; its own file loads, and a file whose head
+    reads other inputs than the feature gives is refused."""
+    import json
+
+    import torch
+    from safetensors.torch import load_file, save_file
+
+    from choco_envs.core.errors import CheckpointError
+    from choco_envs.policy.checkpoint import METADATA_KEY, load_policy, read_metadata
+    from choco_envs.train.ppo import Args, train
+
+    base = dict(
+        env_id="chocolatiers_v1", options={"num_players": 2, "edition": "standard"},
+        player_counts=(2, 3), total_timesteps=100, num_envs=2, num_steps=2, hidden=(16,),
+        eval_every=0, final_eval_games=0, track=False, progress=False,
+        runs_dir=str(tmp_path), league_self_play=1.0, league_past=0.0, league_bots={},
+    )  # fmt: skip
+    plain = train(Args(**base, feature="chocolatiers_affordable", run_name="plain"))
+    args = Args(
+        **{**base, "total_timesteps": 1, "learning_rate": 1e-9},
+        feature="chocolatiers_takes",
+        action_head=8,
+        init_from=str(plain),
+        run_name="takes",
+    )
+    wide = train(args)
+    old, old_meta = load_policy(plain, "chocolatiers_v1")
+    new, new_meta = load_policy(wide, "chocolatiers_v1")
+    assert new.config.action_facts[:2] == (0, 6) and new.config.action_facts[-1] == 8
+    for n in (2, 3):
+        game = make_game("chocolatiers_v1", num_players=n)
+        s = _state(game, 5 + n, 12)
+        x_old = PolicyInputs.of_checkpoint(game, old_meta).encode(s, s.player)
+        x_new = PolicyInputs.of_checkpoint(game, new_meta).encode(s, s.player)
+        mask = torch.from_numpy(game.legal_mask(s)[None].astype(bool))
+        with torch.no_grad():
+            a, b = (
+                old(torch.from_numpy(x_old[None]), mask),
+                new(torch.from_numpy(x_new[None]), mask),
+            )
+        torch.testing.assert_close(a[0], b[0], atol=1e-4, rtol=0)
+        torch.testing.assert_close(a[1], b[1], atol=1e-4, rtol=0)
+    # a head declared at other inputs than the feature's facts is refused by the loader
+    meta = read_metadata(wide)
+    meta["network"]["action_facts"][2] -= 1
+    bad = tmp_path / "bad.safetensors"
+    save_file(load_file(str(wide)), str(bad), metadata={METADATA_KEY: json.dumps(meta)})
+    with pytest.raises(CheckpointError, match="action head reads"):
+        load_policy(bad, "chocolatiers_v1")

@@ -15,10 +15,11 @@ from choco_envs.games.chocolatiers.encoding import (
     NT,
     TILE_COST,
     TILE_FEATURES,
+    TILE_POINTS,
     TILE_PRESENT,
     tile_rows,
 )
-from choco_envs.games.chocolatiers.rules import ChocolatiersRules
+from choco_envs.games.chocolatiers.rules import TAKE, ChocolatiersRules
 from choco_envs.games.chocolatiers.sampler import cheapest_payment_batch
 
 
@@ -62,4 +63,74 @@ AFFORDABLE = FeatureFunction(
     "seat's own hand pays it now, the chocolates it cannot pay and the cards the cheapest "
     "payment uses (the rules' cheapest_payment)",
     _affordable,
+)
+
+
+#: facts of each (card type to take, tile row): payable then, chocolates still missing / 4,
+#: cards the cheapest payment then uses / 8, chocolates the card pays that were missing,
+#: the tile's points / 8, the row holds a tile
+TAKE_FACTS = 6
+
+
+def _takes(game: Game[Any], encoder: str) -> Features:
+    """The rows of ``chocolatiers_affordable``, then for each card type the seat could take,
+    the same facts of every tile row once one card of that type is added to its hand (the
+    rules' cheapest payment on that hand), beside the tile's points: what each take does
+    for each tile on offer. Facts of the rules, no weights and no choice; the network scores
+    them (a head shared by the take actions, ``NetConfig.action_facts``)."""
+    where = "chocolatiers_takes"
+    require_encoder(game, encoder, where, "chocolatiers_v1", "flat")
+    lay = game.encoder("flat").layout
+    assert isinstance(game, ChocolatiersRules)
+    rows = tile_rows(game)
+    at = layout_slices(lay, where, cards_0=NT, tiles=rows * TILE_FEATURES)
+    per_type = float(max(game.components.card_counts))
+    plus_one = np.eye(NT, dtype=np.int64)  # (type taken, type)
+
+    def compute(obs: np.ndarray) -> np.ndarray:
+        b = obs.shape[0]
+        flat = obs.reshape(b, -1)
+        tiles = flat[:, at["tiles"]].reshape(b, rows, TILE_FEATURES)
+        hand = np.rint(flat[:, at["cards_0"]].astype(np.float64) * per_type).astype(np.int64)
+        cost = np.rint(tiles[:, :, TILE_COST : TILE_COST + NT].astype(np.float64) * COST_SCALE)
+        cost = cost.astype(np.int64)
+        present = tiles[:, :, TILE_PRESENT] >= 0.5  # (b, rows)
+        used, missing = cheapest_payment_batch(hand[:, None, :], cost)  # (b, rows)
+        now = np.zeros((b, rows, 3), dtype=np.float32)
+        now[:, :, 0] = missing == 0
+        now[:, :, 1] = missing / 4
+        now[:, :, 2] = used / 8
+        now[~present] = 0.0
+        hands = hand[:, None, None, :] + plus_one[None, :, None, :]  # (b, NT, 1, NT)
+        used_t, missing_t = cheapest_payment_batch(hands, cost[:, None, :, :])  # (b, NT, rows)
+        takes = np.zeros((b, NT, rows, TAKE_FACTS), dtype=np.float32)
+        takes[..., 0] = missing_t == 0
+        takes[..., 1] = missing_t / 4
+        takes[..., 2] = used_t / 8
+        takes[..., 3] = missing[:, None, :] - missing_t
+        takes[..., 4] = tiles[:, None, :, TILE_POINTS]
+        takes[..., 5] = 1.0
+        takes[~np.broadcast_to(present[:, None, :], (b, NT, rows))] = 0.0
+        return np.concatenate([now.reshape(b, -1), takes.reshape(b, -1)], axis=1)
+
+    names = Layout()
+    names.add("rows", 3 * rows, "per tile row: payable, missing / 4, used / 8", shape=(rows, 3))
+    names.add(
+        "takes",
+        NT * rows * TAKE_FACTS,
+        "per card type taken, per tile row: payable, missing / 4, used / 8, chocolates the "
+        "card pays, points / 8, a tile is there",
+        shape=(NT, rows, TAKE_FACTS),
+    )
+    return Features(names.size, compute, names, action_facts=(TAKE, NT, "takes"))
+
+
+TAKES = FeatureFunction(
+    "chocolatiers_takes",
+    1,
+    "Chocolatiers (flat): chocolatiers_affordable's facts of every tile on offer, being "
+    "boxed or reserved, and the same facts for each card type the seat could take (its "
+    "hand with one card of that type added; the rules' cheapest_payment), with the tile's "
+    "points: read by a head shared by the take actions",
+    _takes,
 )
