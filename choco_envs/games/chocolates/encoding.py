@@ -140,11 +140,11 @@ class ChocolatesEncoders:
         self.rest = self.size - self.rest0
         if grid0 != 0 or self.rest0 != GRID_CELLS * CELL_FEATURES:
             raise AssertionError("flat layout: the grid first, then the beside chocolates")
-        # cell_values[kind]: the 10 values of a face-up chocolate of that kind (its ``hot``
+        # cell_rows[kind]: the 10 values of a face-up chocolate of that kind (its ``hot``
         # entries at position 0); the extra last row, zeros, is a face-down chocolate
-        self.cell_values = np.zeros((NUM_KINDS + 1, CELL_FEATURES), dtype=np.uint8)
+        self.cell_rows = np.zeros((NUM_KINDS + 1, CELL_FEATURES), dtype=np.float32)
         for kind in range(NUM_KINDS):
-            self.cell_values[kind, list(self.hot[kind])] = 1
+            self.cell_rows[kind, list(self.hot[kind])] = 1.0
         # card_rows[card]: a display slot's one-hot; the extra last row, zeros, is card -1
         self.card_rows = np.eye(NUM_CARDS + 1, NUM_CARDS, dtype=np.float32)
         self.kind_totals_array = np.array(totals)
@@ -267,9 +267,10 @@ class ChocolatesEncoders:
         cards = take(n * limit).reshape(count, n, limit)
         current, supply, pile, grid_hidden, took, final_turns = take(6).T
         r0 = self.rest0  # ``rest`` starts at this flat index
-        # face-up chocolates: type, shape and face-up flag (face down: the zero row)
+        # face-up chocolates: type, shape and face-up flag (face down: the zero row);
+        # table rows by ``take`` (a gather of whole rows, faster than fancy indexing)
         shown = np.where(revealed, kinds, NUM_KINDS)  # (B, 21)
-        cells = self.cell_values[shown]  # (B, 21, 10)
+        cells = self.cell_rows.take(shown, axis=0)  # (B, 21, 10)
         grid[:] = cells[:, :GRID_CELLS]
         beside = cells[:, GRID_CELLS:].reshape(count, -1)  # ``rest`` starts with them
         rest[:, : beside.shape[1]] = beside
@@ -279,19 +280,22 @@ class ChocolatesEncoders:
         )
         unseen = self.kind_totals_array - seen.reshape(count, NUM_KINDS + 1)[:, :NUM_KINDS]
         d0 = self.display_starts[0] - r0
-        rest[:, d0 : d0 + DISPLAY_SIZE * NUM_CARDS] = self.card_rows[display].reshape(count, -1)
-        seats = self.seats_all[who]  # (B, n): absolute seat of each relative one
-        by_row = np.arange(count)[:, None]
-        held = cards[by_row, seats]  # (B, n, limit)
+        rest[:, d0 : d0 + DISPLAY_SIZE * NUM_CARDS] = self.card_rows.take(display, axis=0).reshape(
+            count, -1
+        )
+        seats = self.seats_all.take(who, axis=0)  # (B, n): absolute seat of each relative one
+        held = np.take_along_axis(cards, seats[:, :, None], axis=1)  # (B, n, limit)
         row, seat, k = np.nonzero(held >= 0)
         rest[row, self.seat_cards0 - r0 + 2 * NUM_CARDS * seat + held[row, seat, k]] = 1.0
         v = self.values0 - r0
-        rest[:, v : v + 2 * DISPLAY_SIZE] = self.card_points_array[display].reshape(count, -1)
+        rest[:, v : v + 2 * DISPLAY_SIZE] = self.card_points_array.take(display, axis=0).reshape(
+            count, -1
+        )
         v += 2 * DISPLAY_SIZE
         rest[:, v : v + DISPLAY_SIZE] = display_nougats * INV_SUPPLY
         v += DISPLAY_SIZE
         rest[:, v : v + n] = (held >= 0).sum(axis=2) * self.inv_limit
-        rest[:, v + n : v + 2 * n] = nougats[by_row, seats] * INV_SUPPLY
+        rest[:, v + n : v + 2 * n] = np.take_along_axis(nougats, seats, axis=1) * INV_SUPPLY
         v += 2 * n
         active = np.flatnonzero(current >= 0)
         rest[active, v + (current[active] - who[active]) % n] = 1.0
