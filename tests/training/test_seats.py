@@ -26,6 +26,8 @@ TABLES = [
     ("chocolates_v0", {}, "chocolates_truth", 4),
     ("chocolatiers_v1", {"edition": "standard"}, "chocolatiers_affordable", 5),
     ("chocolatiers_v1", {"edition": "classic"}, "chocolatiers_affordable", 4),
+    ("chocolatiers_v1", {"edition": "standard"}, "chocolatiers_takes", 5),
+    ("chocolatiers_v1", {"edition": "classic"}, "chocolatiers_takes", 4),
     ("chocolate_factory_v2", {}, "", 6),
 ]
 
