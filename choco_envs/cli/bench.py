@@ -14,7 +14,8 @@ for a batch of 256 states (``encode_batch``). The random policy is the same for 
 a uniform choice among the masked actions. Every rate is the best of a few rounds, which
 keeps the figures steadier on a loaded machine, and every ratio to connect_four_v3
 divides by the reference measured again beside its row, round for round, so a load that
-comes or goes during the run moves both sides of the ratio alike.
+comes or goes during the run moves both sides of the ratio alike (the rounds of
+``encode`` and ``encode_batch`` are interleaved the same way, for the batch ratio).
 
 Examples:
     choco bench                       # every env, 3 s per measurement
@@ -200,13 +201,16 @@ def measure_search_ops(game: Any, seconds: float, seed: int) -> dict[str, float]
 
 def encode_rates(encoder: Any, pool: list[Any], seconds: float) -> tuple[float, float]:
     """(observations/s one at a time, observations/s by ``encode_batch`` of the whole
-    pool) of one encoder."""
+    pool) of one encoder, their rounds interleaved (:func:`beside`), so that the batch
+    ratio compares rates measured in the same few seconds."""
     args = [(s, p) for s, p in pool]
     states, players = [s for s, _ in pool], [p for _, p in pool]
-    one = best_of_rounds(lambda t: call_rate(encoder.encode, args, t), seconds / 2)
-    batch = best_of_rounds(
-        lambda t: call_rate(encoder.encode_batch, [(states, players)], t), seconds / 2
+    batch, one = beside(
+        lambda t: call_rate(encoder.encode_batch, [(states, players)], t),
+        lambda t: call_rate(encoder.encode, args, t),
+        seconds / 2,
     )
+    assert one is not None
     return one, batch * len(pool)
 
 
@@ -459,7 +463,8 @@ def to_markdown(result: dict[str, Any]) -> str:
         f"connect_four_v3 (reference, same run): {ref:,.0f} random AEC steps/s at the start; "
         "every x c4 ratio divides by connect_four_v3 measured again beside that row, its "
         "rounds interleaved with the row's (`reference_steps_per_s` in the JSON), so a load "
-        "that changes during the run moves both sides of a ratio alike"
+        "that changes during the run moves both sides of a ratio alike (the batch x one "
+        "ratios interleave their two rates' rounds the same way)"
         if ref
         else "connect_four_v3 reference not measured",
         "",
