@@ -29,7 +29,7 @@ Types t: 0 truffle, 1 nut cluster, 2 raspberry, 3 mint, 4 blueberry, 5 violet.
 from __future__ import annotations
 
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -133,8 +133,21 @@ class ChocolatiersObserver:
         #: the last ``game.totals`` computed, and what it read (see ``totals``)
         self._totals_key: list[int] = []
         self._totals_value: list[int] = []
-        #: a state's Sampler cells and tile rows, as bytes (``batch_rows``)
-        self.signed_row = struct.Struct(f"<{36 * n}b{self.num_tile_rows}h")
+        #: a state's row for ``batch_rows``: its counts (one byte each; a second format,
+        #: two bytes each, for a count past 255), Sampler cells, then tile rows (display,
+        #: the tile being boxed, standard: every seat's reserved tile), seats absolute
+        self.num_counts = 23 * n + NT + 1 + NT + 1 + NT + self.num_stacks + 3 + NT + 2
+        tail = f"{36 * n}b{self.num_tile_rows}h"
+        self.row_narrow = struct.Struct(f"<{self.num_counts}B{tail}")
+        self.row_wide = struct.Struct(f"<{self.num_counts}H{tail}")
+        #: per observer, where each cell and tile row of its relative order sits in the
+        #: row's cells and tile rows (seat blocks of 36 cells, reserved tiles rotated)
+        fixed = self.num_tile_rows - (n if self.standard else 0)
+        self.cell_order = np.stack([np.roll(np.arange(36 * n), -36 * p) for p in range(n)])
+        self.tile_order = np.stack(
+            [np.r_[np.arange(fixed), fixed + np.roll(np.arange(self.num_tile_rows - fixed), -p)]
+             for p in range(n)]
+        )  # fmt: skip
 
     def _scalar_layout(self) -> Layout:
         lay = Layout()
@@ -275,37 +288,42 @@ class ChocolatiersObserver:
 
     def batch_rows(
         self, states: Sequence[ChocolatiersState], players: Sequence[int]
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Every state's fields as two int arrays: (B, counts) (all >= 0, seats in
-        absolute order) and (B, Sampler cells then tile rows) (signed, seats already in
-        the observer's order), each state's converted as bytes in one call."""
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every state's fields as int arrays: (B, counts) (all >= 0, seats in absolute
+        order, the fields ``raw_scalars`` reads), (B, Sampler cells) int8 and (B, tile
+        rows) int, both with seats in the observer's order. Each state's row is packed in
+        one call (:attr:`row_narrow`); numpy puts the seats in order for the whole batch."""
         n, count = self.n, len(states)
         no_deck = [0] * NT
-        counts, signed = [], []
-        pack, standard = self.signed_row.pack, self.standard
-        for s, p in zip(states, players, strict=True):
-            deck = map(s.deck.count, range(NT)) if s.reshuffled else no_deck
-            counts.append(
-                [*s.hand, *s.known, *s.unknown, *s.wilds, *s.ntiles, *s.points, *s.n34,
-                 *s.groups, *s.tray, len(s.deck), *s.discard, int(s.reshuffled), *deck,
-                 *map(len, s.stacks), s.phase, s.actions_left, s.takes_left,
-                 *s.to_pay, s.turn // n, s.first + 1]
+        reserved = self.standard
+
+        def row(pack: Callable[..., bytes], s: ChocolatiersState) -> bytes:
+            return pack(
+                *s.hand, *s.known, *s.unknown, *s.wilds, *s.ntiles, *s.points, *s.n34,
+                *s.groups, *s.tray, len(s.deck), *s.discard, int(s.reshuffled),
+                *(map(s.deck.count, range(NT)) if s.reshuffled else no_deck),
+                *map(len, s.stacks), s.phase, s.actions_left, s.takes_left, *s.to_pay,
+                s.turn // n, s.first + 1, *s.cells, *s.display, s.pending,
+                *(s.reserved if reserved else ()),
             )  # fmt: skip
-            cut, sampler, reserved = p * 36, s.cells, s.reserved
-            if standard:
-                row = pack(*sampler[cut:], *sampler[:cut], *s.display, s.pending,
-                           *reserved[p:], *reserved[:p])  # fmt: skip
-            else:
-                row = pack(*sampler[cut:], *sampler[:cut], *s.display, s.pending)
-            signed.append(row)
+
         try:
-            ints = np.frombuffer(b"".join(map(bytearray, counts)), dtype=np.uint8)
-        except ValueError:  # a count past 255: convert the slow way
-            ints = np.asarray(counts, dtype=np.int64)
-        raw = np.frombuffer(b"".join(signed), dtype=np.uint8).reshape(count, -1)
-        cells = raw[:, : 36 * n].view(np.int8).astype(np.intp)
-        tiles = raw[:, 36 * n :].copy().view("<i2").astype(np.intp)
-        return ints.reshape(count, -1).astype(np.int64), np.concatenate([cells, tiles], 1)
+            pack = self.row_narrow.pack
+            rows = b"".join([row(pack, s) for s in states])
+            width = 1
+        except struct.error:  # a count past 255: two bytes a count
+            pack = self.row_wide.pack
+            rows = b"".join([row(pack, s) for s in states])
+            width = 2
+        raw = np.frombuffer(rows, dtype=np.uint8).reshape(count, -1)
+        split = width * self.num_counts
+        counts = raw[:, :split].copy().view("<u2" if width == 2 else np.uint8)
+        who = np.asarray(players, dtype=np.intp)
+        cells = raw[:, split : split + 36 * n].view(np.int8)
+        cells = np.take_along_axis(cells, self.cell_order[who], axis=1)
+        tiles = raw[:, split + 36 * n :].copy().view("<i2")
+        tiles = np.take_along_axis(tiles, self.tile_order[who], axis=1)
+        return counts.astype(np.int64), cells, tiles
 
     def scalars(self, s: ChocolatiersState, player: int) -> np.ndarray:
         raw = self.raw_scalars(s)
@@ -352,12 +370,12 @@ class ChocolatiersObserver:
         (B, scalars), (B, tile rows * 36) and (B, n * 8, 36); row for row the numbers
         of the one-state methods (a test ties them)."""
         count, n = len(states), self.n
-        ints, signed = self.batch_rows(states, players)
+        ints, cells, tile_ids = self.batch_rows(states, players)
         raw = self.raw_scalars_batch(ints)
         who = np.asarray(players, dtype=np.intp)
         scalars = np.take_along_axis(raw, self.gather_all[who], axis=1) * self.scale
-        tiles = self.tiles[signed[:, 36 * n :]].reshape(count, -1)
-        return scalars, tiles, signed[:, : 36 * n].astype(np.int8).reshape(count, n, 36)
+        tiles = self.tiles.take(tile_ids, axis=0).reshape(count, -1)
+        return scalars, tiles, cells.reshape(count, n, 36)
 
     @staticmethod
     def write_planes(cells: np.ndarray, out: np.ndarray) -> None:
@@ -415,6 +433,7 @@ def _flat_encoder(obs: ChocolatiersObserver) -> Encoder[ChocolatiersState]:
         fill,
         "scalars, tiles, then Sampler planes",
         fill_batch=fill_batch,
+        batch_writes_all=True,
     )
 
 
@@ -450,6 +469,7 @@ def _planes_encoder(obs: ChocolatiersObserver) -> Encoder[ChocolatiersState]:
         flat = out[:, nsp:].reshape(count, -1)
         flat[:, : obs.num_scalars] = scalars
         flat[:, obs.num_scalars : tile_end] = tiles
+        flat[:, tile_end:] = 0.0  # the padding of the last feature plane
 
     return Encoder(
         "planes",
@@ -458,4 +478,5 @@ def _planes_encoder(obs: ChocolatiersObserver) -> Encoder[ChocolatiersState]:
         fill,
         "Sampler planes, then feature planes",
         fill_batch=fill_batch,
+        batch_writes_all=True,
     )

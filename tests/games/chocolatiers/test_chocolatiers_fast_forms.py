@@ -85,3 +85,19 @@ def test_scalars_read_as_bytes_are_the_plain_conversion(edition: str) -> None:
     assert max(obs.raw_scalars(big)) > 255
     for p in range(4):
         np.testing.assert_array_equal(obs.scalars(big, p), plain_scalars(obs, big, p))
+
+
+@pytest.mark.parametrize("edition", ["standard", "classic"])
+def test_batch_with_a_count_past_255_is_the_one_state_observation(edition: str) -> None:
+    """A batch holding a state with a count past a byte packs its counts two bytes each
+    and still gives, row for row, what ``encode`` gives, for both encoders."""
+    game, _, _ = fresh(edition, 4, seed=7)
+    states = random_states(edition, 4, seed=7)[::9]
+    big = states[len(states) // 2].copy()
+    big.turn = 4 * 300  # round 300: a raw count past a byte
+    states.append(big)
+    players = [i % 4 for i in range(len(states))]
+    for name, encoder in game.encoders.items():
+        batch = encoder.encode_batch(states, players)
+        for i, (s, p) in enumerate(zip(states, players, strict=True)):
+            np.testing.assert_array_equal(batch[i], encoder.encode(s, p), err_msg=f"{name} {i}")
