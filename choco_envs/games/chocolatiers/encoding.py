@@ -120,8 +120,8 @@ class ChocolatiersObserver:
         self.raw_size = 26 * n + self.num_scalars - 20 * n
         #: the last Sampler planes built for each observer (per encoder, bounded)
         self._planes_last: dict[int, tuple[list[int], np.ndarray]] = {}
-        self._tiles_key: list[int] = []
-        self._tiles_value = np.zeros(0, dtype=np.float32)
+        #: the last tile features built for each observer (its reserved tiles come first)
+        self._tiles_last: dict[int, tuple[list[int], np.ndarray]] = {}
         self.num_tile_rows = tile_rows(game)
         #: ``one_hot[size][i]``: i one-hot among ``size`` (index -1, none: all 0); the
         #: First flags of the seats are ``one_hot[n][first]``
@@ -130,6 +130,9 @@ class ChocolatiersObserver:
             + ((0,) * size,)
             for size in {NT, PHASES, n}
         }
+        #: each seat's hand in ``s.hand``, and the deck part of a state never reshuffled
+        self._hands = [slice(b, b + NT) for b in range(0, NT * n, NT)]
+        self._no_deck = (0,) * (NT + 1)
         #: the last ``game.totals`` computed, and what it read (see ``totals``)
         self._totals_key: list[int] = []
         self._totals_value: list[int] = []
@@ -216,28 +219,18 @@ class ChocolatiersObserver:
         """Every scalar feature before scaling, in absolute seat order: hands, known
         cards, unseen counts, hand sizes, wilds, tiles, tile points, 3-or-4 tiles, First
         flags, groups, totals (each seat-major), then the table's features."""
-        n, hand = self.n, s.hand
-        first = s.first
-        out = hand + s.known + s.unknown
-        out += [sum(hand[b : b + NT]) for b in range(0, NT * n, NT)]
-        out += s.wilds + s.ntiles + s.points + s.n34
-        out += self.one_hot[n][first]  # -1, nobody: all 0
-        out += s.groups + self.totals(s)
-        out += s.tray
-        out.append(len(s.deck))
-        out += s.discard
-        if s.reshuffled:
-            out.append(1)
-            out += map(s.deck.count, range(NT))
-        else:
-            out += [0] * (NT + 1)
-        out += map(len, s.stacks)
-        out += self.one_hot[PHASES][s.phase]
-        out += (s.actions_left, s.takes_left)
-        out += s.to_pay
-        out += self.one_hot[NT][current_chocolate(s.to_pay)]  # -1, nothing owed: all 0
-        out += (s.turn // n, int(first >= 0))
-        return out
+        n, hand, first, one_hot = self.n, s.hand, s.first, self.one_hot
+        return [
+            *hand, *s.known, *s.unknown, *map(sum, map(hand.__getitem__, self._hands)),
+            *s.wilds, *s.ntiles, *s.points, *s.n34,
+            *one_hot[n][first],  # -1, nobody: all 0
+            *s.groups, *self.totals(s), *s.tray, len(s.deck), *s.discard,
+            *((1, *map(s.deck.count, range(NT))) if s.reshuffled else self._no_deck),
+            *map(len, s.stacks), *one_hot[PHASES][s.phase], s.actions_left, s.takes_left,
+            *s.to_pay,
+            *one_hot[NT][current_chocolate(s.to_pay)],  # -1, nothing owed: all 0
+            s.turn // n, int(first >= 0),
+        ]  # fmt: skip
 
     def totals(self, s: ChocolatiersState) -> list[int]:
         """``game.totals(s)``, the last result kept: it reads only First, the wilds, the
@@ -325,13 +318,16 @@ class ChocolatiersObserver:
         tiles = np.take_along_axis(tiles, self.tile_order[who], axis=1)
         return counts.astype(np.int64), cells, tiles
 
-    def scalars(self, s: ChocolatiersState, player: int) -> np.ndarray:
+    def scalars(
+        self, s: ChocolatiersState, player: int, out: np.ndarray | None = None
+    ) -> np.ndarray:
+        """``player``'s scaled scalars (into ``out`` when given, a float32 view)."""
         raw = self.raw_scalars(s)
         try:  # every raw scalar is a count in 0..255: converted as bytes, in one call
             values = np.frombuffer(bytes(raw), dtype=np.uint8)
         except ValueError:  # one past 255: convert the slow way
             values = np.asarray(raw, dtype=np.float32)
-        return values[self.gather[player]] * self.scale
+        return np.multiply(values.take(self.gather[player]), self.scale, out=out)
 
     def tile_rows(self, s: ChocolatiersState, player: int) -> list[int]:
         """Tile ids (or -1) of the display, the tile being boxed, then (standard) each
@@ -342,12 +338,15 @@ class ChocolatiersObserver:
         return rows
 
     def tile_features(self, s: ChocolatiersState, player: int) -> np.ndarray:
-        """The feature rows of ``tile_rows``, flattened (the last result is kept)."""
+        """The feature rows of ``tile_rows``, flattened (the last result per observer is
+        kept: the tiles change a few times a round)."""
         rows = self.tile_rows(s, player)
-        if rows != self._tiles_key:
-            self._tiles_key = rows
-            self._tiles_value = self.tiles[rows].reshape(-1)
-        return self._tiles_value
+        hit = self._tiles_last.get(player)
+        if hit is not None and hit[0] == rows:
+            return hit[1]
+        value = self.tiles[rows].reshape(-1)
+        self._tiles_last[player] = (rows, value)
+        return value
 
     def sampler_planes(self, s: ChocolatiersState, player: int) -> np.ndarray:
         """(n * 8, 36): per seat in relative order, planes of its anchored 6x6 grid. The
@@ -414,7 +413,7 @@ def _flat_encoder(obs: ChocolatiersObserver) -> Encoder[ChocolatiersState]:
     scalar_end = obs.num_scalars
 
     def fill(s: ChocolatiersState, player: int, out: np.ndarray) -> None:
-        out[:scalar_end] = obs.scalars(s, player)
+        obs.scalars(s, player, out[:scalar_end])
         out[tiles_at] = obs.tile_features(s, player)
         out[samplers_at] = obs.sampler_planes(s, player).reshape(-1)
 
@@ -457,7 +456,7 @@ def _planes_encoder(obs: ChocolatiersObserver) -> Encoder[ChocolatiersState]:
     def fill(s: ChocolatiersState, player: int, out: np.ndarray) -> None:
         out[:nsp] = obs.sampler_planes(s, player).reshape(nsp, 6, 6)
         flat = out[nsp:].reshape(-1)
-        flat[: obs.num_scalars] = obs.scalars(s, player)
+        obs.scalars(s, player, flat[: obs.num_scalars])
         flat[obs.num_scalars : tile_end] = obs.tile_features(s, player)
 
     def fill_batch(
