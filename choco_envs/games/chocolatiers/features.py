@@ -23,33 +23,58 @@ from choco_envs.games.chocolatiers.rules import TAKE, ChocolatiersRules
 from choco_envs.games.chocolatiers.sampler import cheapest_payment_batch
 
 
+class _OwnHand:
+    """What both Chocolatiers feature functions read of a batch of ``flat`` observations:
+    the seat's own hand (counts by type), each tile row's cost, and which rows hold a
+    tile; built once per env configuration (the layout's slices checked by name)."""
+
+    def __init__(self, game: Game[Any], encoder: str, where: str) -> None:
+        require_encoder(game, encoder, where, "chocolatiers_v1", "flat")
+        assert isinstance(game, ChocolatiersRules)
+        self.rows = tile_rows(game)
+        lay = game.encoder("flat").layout
+        self.at = layout_slices(lay, where, cards_0=NT, tiles=self.rows * TILE_FEATURES)
+        self.per_type = float(max(game.components.card_counts))
+
+    def read(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(hand (B, NT), tile rows (B, rows, TILE_FEATURES), cost (B, rows, NT), present
+        (B, rows)) of (B, ...) observations."""
+        b = obs.shape[0]
+        flat = obs.reshape(b, -1)
+        tiles = flat[:, self.at["tiles"]].reshape(b, self.rows, TILE_FEATURES)
+        hand = np.rint(flat[:, self.at["cards_0"]].astype(np.float64) * self.per_type)
+        cost = np.rint(tiles[:, :, TILE_COST : TILE_COST + NT].astype(np.float64) * COST_SCALE)
+        present = tiles[:, :, TILE_PRESENT] >= 0.5
+        return hand.astype(np.int64), tiles, cost.astype(np.int64), present
+
+    def payment_facts(
+        self, hand: np.ndarray, cost: np.ndarray, present: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(facts (..., rows, 3): payable, missing / 4, used / 8, 0s where the row is
+        empty; missing (..., rows)) of the rules' cheapest payment of each row's cost from
+        ``hand`` (its vectorised form, ``cheapest_payment_batch``; shapes broadcast)."""
+        used, missing = cheapest_payment_batch(hand, cost)
+        out = np.zeros((*missing.shape, 3), dtype=np.float32)
+        out[..., 0] = missing == 0
+        out[..., 1] = missing / 4
+        out[..., 2] = used / 8
+        out[~np.broadcast_to(present, missing.shape)] = 0.0
+        return out, missing
+
+
 def _affordable(game: Game[Any], encoder: str) -> Features:
     """For each tile row of the ``flat`` observation (the line or stack tops, the tile
     being boxed, each seat's reserved tile), what the seat's own hand can do about it by
     the rules' cheapest payment (its vectorised form, ``cheapest_payment_batch``): payable
     now, the chocolates it cannot pay (/ 4) and the cards the cheapest payment uses (/ 8);
     0s where the row is empty."""
-    where = "chocolatiers_affordable"
-    require_encoder(game, encoder, where, "chocolatiers_v1", "flat")
-    lay = game.encoder("flat").layout
-    assert isinstance(game, ChocolatiersRules)
-    rows = tile_rows(game)
-    at = layout_slices(lay, where, cards_0=NT, tiles=rows * TILE_FEATURES)
-    per_type = float(max(game.components.card_counts))
+    own = _OwnHand(game, encoder, "chocolatiers_affordable")
+    rows = own.rows
 
     def compute(obs: np.ndarray) -> np.ndarray:
-        b = obs.shape[0]
-        flat = obs.reshape(b, -1)
-        tiles = flat[:, at["tiles"]].reshape(b, rows, TILE_FEATURES)
-        hand = np.rint(flat[:, at["cards_0"]].astype(np.float64) * per_type).astype(np.int64)
-        cost = np.rint(tiles[:, :, TILE_COST : TILE_COST + NT].astype(np.float64) * COST_SCALE)
-        used, missing = cheapest_payment_batch(hand[:, None, :], cost.astype(np.int64))
-        out = np.zeros((b, rows, 3), dtype=np.float32)
-        out[:, :, 0] = missing == 0
-        out[:, :, 1] = missing / 4
-        out[:, :, 2] = used / 8
-        out[tiles[:, :, TILE_PRESENT] < 0.5] = 0.0  # 0s where the row is empty
-        return out.reshape(b, 3 * rows)
+        hand, _, cost, present = own.read(obs)
+        facts, _ = own.payment_facts(hand[:, None, :], cost, present)
+        return facts.reshape(obs.shape[0], 3 * rows)
 
     names = Layout()
     names.add("rows", 3 * rows, "per tile row: payable, missing / 4, used / 8", shape=(rows, 3))
@@ -78,35 +103,18 @@ def _takes(game: Game[Any], encoder: str) -> Features:
     rules' cheapest payment on that hand), beside the tile's points: what each take does
     for each tile on offer. Facts of the rules, no weights and no choice; the network scores
     them (a head shared by the take actions, ``NetConfig.action_facts``)."""
-    where = "chocolatiers_takes"
-    require_encoder(game, encoder, where, "chocolatiers_v1", "flat")
-    lay = game.encoder("flat").layout
-    assert isinstance(game, ChocolatiersRules)
-    rows = tile_rows(game)
-    at = layout_slices(lay, where, cards_0=NT, tiles=rows * TILE_FEATURES)
-    per_type = float(max(game.components.card_counts))
+    own = _OwnHand(game, encoder, "chocolatiers_takes")
+    rows = own.rows
     plus_one = np.eye(NT, dtype=np.int64)  # (type taken, type)
 
     def compute(obs: np.ndarray) -> np.ndarray:
         b = obs.shape[0]
-        flat = obs.reshape(b, -1)
-        tiles = flat[:, at["tiles"]].reshape(b, rows, TILE_FEATURES)
-        hand = np.rint(flat[:, at["cards_0"]].astype(np.float64) * per_type).astype(np.int64)
-        cost = np.rint(tiles[:, :, TILE_COST : TILE_COST + NT].astype(np.float64) * COST_SCALE)
-        cost = cost.astype(np.int64)
-        present = tiles[:, :, TILE_PRESENT] >= 0.5  # (b, rows)
-        used, missing = cheapest_payment_batch(hand[:, None, :], cost)  # (b, rows)
-        now = np.zeros((b, rows, 3), dtype=np.float32)
-        now[:, :, 0] = missing == 0
-        now[:, :, 1] = missing / 4
-        now[:, :, 2] = used / 8
-        now[~present] = 0.0
+        hand, tiles, cost, present = own.read(obs)
+        now, missing = own.payment_facts(hand[:, None, :], cost, present)  # (b, rows, 3)
         hands = hand[:, None, None, :] + plus_one[None, :, None, :]  # (b, NT, 1, NT)
-        used_t, missing_t = cheapest_payment_batch(hands, cost[:, None, :, :])  # (b, NT, rows)
+        after, missing_t = own.payment_facts(hands, cost[:, None], present[:, None])
         takes = np.zeros((b, NT, rows, TAKE_FACTS), dtype=np.float32)
-        takes[..., 0] = missing_t == 0
-        takes[..., 1] = missing_t / 4
-        takes[..., 2] = used_t / 8
+        takes[..., :3] = after
         takes[..., 3] = missing[:, None, :] - missing_t
         takes[..., 4] = tiles[:, None, :, TILE_POINTS]
         takes[..., 5] = 1.0
