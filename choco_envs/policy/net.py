@@ -57,6 +57,9 @@ class NetConfig:
     #: each one's logit (its output layer starts at 0, so a file widened into it plays as
     #: before). Facts are what the feature function computes (``Features.action_facts``)
     action_facts: tuple[int, ...] = field(default_factory=tuple)
+    #: with ``action_facts``: the facts go to their head only, not into the shared torso
+    #: (facts for hundreds of actions would be most of its first layer's weights)
+    facts_head_only: bool = False
 
     @property
     def obs_size(self) -> int:
@@ -89,6 +92,7 @@ class NetConfig:
                 extra_inputs=_int(d.get("extra_inputs", 0), "extra_inputs"),
                 value_outputs=_int(d.get("value_outputs", 1), "value_outputs"),
                 action_facts=_ints(d.get("action_facts", []), "action_facts"),
+                facts_head_only=_bool(d.get("facts_head_only", False), "facts_head_only"),
             )
         except KeyError as err:
             raise CheckpointError(f"checkpoint metadata: 'network' lacks field {err}") from None
@@ -97,6 +101,12 @@ class NetConfig:
 def _int(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise CheckpointError(f"checkpoint metadata: network.{name} is not an int: {value!r:.80}")
+    return value
+
+
+def _bool(value: Any, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise CheckpointError(f"checkpoint metadata: network.{name} is not a bool: {value!r:.80}")
     return value
 
 
@@ -182,11 +192,22 @@ def check_config(config: NetConfig) -> None:
             1 <= width <= LIMITS["width"],
             f"action_facts: width {width} not in 1..{LIMITS['width']}",
         )
+    need(
+        not config.facts_head_only or bool(config.action_facts),
+        "facts_head_only needs action_facts (a head to read the facts)",
+    )
     total = sum(math.prod(s) for s in parameter_shapes(config).values())
     need(
         total <= LIMITS["parameters"],
         f"{total:,} parameters; at most {LIMITS['parameters']:,}",
     )
+
+
+def fact_inputs(config: NetConfig) -> int:
+    """How many policy inputs only the action head reads (``facts_head_only``)."""
+    if not (config.facts_head_only and config.action_facts):
+        return 0
+    return config.action_facts[1] * config.action_facts[3]
 
 
 def parameter_shapes(config: NetConfig) -> dict[str, tuple[int, ...]]:
@@ -205,6 +226,7 @@ def parameter_shapes(config: NetConfig) -> dict[str, tuple[int, ...]]:
         width = c_in * h * w + config.extra_inputs
     else:
         width = config.input_size
+    width -= fact_inputs(config)
     for j, size in enumerate(config.hidden):
         shapes[f"mlp.{2 * j}.weight"] = (size, width)
         shapes[f"mlp.{2 * j}.bias"] = (size,)
@@ -265,6 +287,7 @@ class ActorCritic(nn.Module):
                 index = [board if i < 0 else i for i in config.action_index]
                 self.register_buffer("action_index", torch.tensor(index), persistent=False)
             width = c_in * h * w + config.extra_inputs
+        width -= fact_inputs(config)
         layers: list[nn.Module] = []
         for size in config.hidden:
             layers += [_layer(nn.Linear(width, size)), nn.Tanh()]
@@ -288,12 +311,16 @@ class ActorCritic(nn.Module):
         config = self.config
         if x.dim() > 2:
             x = x.flatten(1)
+        torso = x
+        if config.facts_head_only:  # the torso reads every input but the facts
+            _, count, start, block, _ = config.action_facts
+            torso = torch.cat([x[:, :start], x[:, start + count * block :]], dim=1)
         if not config.conv_channels:
-            h = self.mlp(x)
+            h = self.mlp(torso)
             logits = self.actor(h)
         else:
             board = self.conv(x[:, : config.obs_size].reshape(-1, *config.obs_shape))
-            h = self.mlp(torch.cat([board.flatten(1), x[:, config.obs_size :]], dim=1))
+            h = self.mlp(torch.cat([board.flatten(1), torso[:, config.obs_size :]], dim=1))
             logits = self.actor(h)
             if self.action_conv is not None:
                 spatial = self.action_conv(board).flatten(1)

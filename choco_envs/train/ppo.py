@@ -122,6 +122,9 @@ class Args:
     """width of a head that scores each action from facts of its own, shared by those
     actions (a feature function that declares per-action facts, e.g.
     chocolatiers_takes; 0: none)"""
+    action_head_only: bool = False
+    """the per-action facts go to that head only, not into the shared torso (for facts of
+    hundreds of actions, e.g. le_chocolat_pieces)"""
     league_self_play: float = 0.6
     """probability that a non-learner seat is also played (and trained) by the learner"""
     league_past: float = 0.2
@@ -228,6 +231,11 @@ class Args:
                 "true only with conv_channels",
             ),  # fmt: skip
             ("action_head", 0 <= self.action_head <= 8192, "0..8192"),
+            (
+                "action_head_only",
+                not self.action_head_only or self.action_head > 0,
+                "true only with action_head > 0",
+            ),
             ("player_counts", all(1 <= n <= 12 for n in self.player_counts), "counts 1..12"),
             (
                 "modes",
@@ -413,6 +421,7 @@ def prepare(args: Args) -> Setup:
         tuple(planes.index) if args.board_actions and planes else (),
         inputs.extra,
         action_facts=inputs.action_facts(args.action_head) if args.action_head else (),
+        facts_head_only=args.action_head_only,
     )
     try:
         check_config(net)
@@ -671,6 +680,8 @@ def start_from(model: Any, setup: Setup, args: Args) -> None:
 
     old, meta = load_policy(args.init_from, args.env_id)
     stored = (meta.get("features") or {}).get("name", "")
+    if not stored and args.feature and model.config.facts_head_only:
+        return start_with_a_fact_head(model, old, meta, args)
     if meta["encoder"] == args.encoder and stored and args.feature and stored != args.feature:
         return start_from_other_features(model, old, meta, args)
     if (meta["encoder"], stored) != (args.encoder, args.feature):
@@ -699,6 +710,25 @@ def start_from(model: Any, setup: Setup, args: Args) -> None:
     padded = PolicyInputs(table, args.encoder, args.feature, args.max_players, args.mode_marks)
     assert padded.padding is not None
     widen_first_layer(model, old, padded.padding)
+
+
+def start_with_a_fact_head(model: Any, old: Any, meta: dict[str, Any], args: Args) -> None:
+    """``start_from`` for a file without features into the same network plus a head that
+    alone reads the new per-action facts (``action_head_only``): the torso's weights load
+    as they are and the head's output starts at 0, so the network plays as before."""
+    import dataclasses
+
+    same = dataclasses.replace(model.config, extra_inputs=0, action_facts=(), facts_head_only=False)
+    if meta["encoder"] != args.encoder or old.config != same:
+        raise ConfigError(
+            f"init_from: {args.init_from!r} holds another network ({old.config}) than this "
+            f"run's torso ({same})"
+        )
+    missing, unexpected = model.load_state_dict(old.state_dict(), strict=False)
+    if unexpected or any(not k.startswith("fact_head.") for k in missing):
+        raise ConfigError(
+            f"init_from: {args.init_from!r}: weights {missing + unexpected} do not fit"
+        )
 
 
 def start_from_other_features(model: Any, old: Any, meta: dict[str, Any], args: Args) -> None:

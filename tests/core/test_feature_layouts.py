@@ -12,6 +12,7 @@ from choco_envs.core.errors import ConfigError
 from choco_envs.core.features import layout_slices
 from choco_envs.games.chocolates.features import TRUTH
 from choco_envs.games.chocolatiers.features import AFFORDABLE, TAKES
+from choco_envs.games.le_chocolat.features import PIECES
 from choco_envs.registry import make_game
 
 
@@ -49,6 +50,9 @@ def changed_layout(game, field: str) -> None:
         ("chocolatiers_v1", AFFORDABLE, "cards_0"),
         ("chocolatiers_v1", TAKES, "tiles"),
         ("chocolatiers_v1", TAKES, "cards_0"),
+        ("le_chocolat_v0", PIECES, "chunk_size"),
+        ("le_chocolat_v0", PIECES, "own_flavors"),
+        ("le_chocolat_v0", PIECES, "card_majority"),
     ],
 )
 def test_a_games_feature_function_refuses_a_changed_layout(env_id, function, field) -> None:

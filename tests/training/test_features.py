@@ -310,3 +310,62 @@ def test_chocolatiers_takes_declares_one_block_per_take_action() -> None:
     plain = PolicyInputs(game, "flat", "chocolatiers_affordable")
     with pytest.raises(ConfigError, match="declares none"):
         plain.action_facts(32)
+
+
+def test_a_file_without_features_starts_a_fact_head_only_network_that_plays_as_it_did(
+    tmp_path: Path,
+) -> None:
+    """init_from a Le Chocolat file on the bare planes into a run on le_chocolat_pieces
+    with action_head_only: the torso loads as it was, the head (reading the facts alone)
+    starts at zero, so the new network gives the file's logits and values; a torso of
+    another shape is refused by name."""
+    import torch
+
+    from choco_envs.policy.checkpoint import load_policy
+    from choco_envs.train.ppo import Args, train
+
+    base = dict(
+        env_id="le_chocolat_v0", options={"num_players": 2}, encoder="planes",
+        conv_channels=(4,), board_actions=True, total_timesteps=64, num_envs=2, num_steps=4,
+        hidden=(16,), eval_every=0, final_eval_games=0, track=False, progress=False,
+        runs_dir=str(tmp_path),
+    )  # fmt: skip
+    plain = train(Args(**base, run_name="plain"))
+    wide = train(
+        Args(
+            **{**base, "total_timesteps": 1, "learning_rate": 1e-9},
+            feature="le_chocolat_pieces",
+            action_head=8,
+            action_head_only=True,
+            init_from=str(plain),
+            run_name="pieces",
+        )  # fmt: skip
+    )
+    old, old_meta = load_policy(plain, "le_chocolat_v0")
+    new, new_meta = load_policy(wide, "le_chocolat_v0")
+    assert new.config.facts_head_only and new.config.action_facts[:2] == (0, 385)
+    assert new.mlp[0].weight.shape == old.mlp[0].weight.shape
+    game = make_game("le_chocolat_v0")
+    for state, seat in random_states("le_chocolat_v0", 30, seed=3)[::6]:
+        x_old = PolicyInputs.of_checkpoint(game, old_meta).encode(state, seat)
+        x_new = PolicyInputs.of_checkpoint(game, new_meta).encode(state, seat)
+        assert x_new.size > x_old.size
+        mask = torch.from_numpy(game.legal_mask(state)[None].astype(bool))
+        with torch.no_grad():
+            a = old(torch.from_numpy(x_old[None]), mask)
+            b = new(torch.from_numpy(x_new[None]), mask)
+        torch.testing.assert_close(a[0], b[0], atol=1e-4, rtol=0)
+        torch.testing.assert_close(a[1], b[1], atol=1e-4, rtol=0)
+    with pytest.raises(ConfigError, match="holds another network"):
+        train(
+            Args(
+                **{**base, "hidden": (8,)},
+                feature="le_chocolat_pieces",
+                action_head=8,
+                action_head_only=True,
+                init_from=str(plain),
+                run_name="other",
+            )  # fmt: skip
+        )
+    with pytest.raises(ConfigError, match="action_head_only"):
+        Args(**base, action_head_only=True).check()

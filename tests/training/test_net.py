@@ -159,3 +159,50 @@ def test_action_fact_head_parameters_are_declared() -> None:
     state = ActorCritic(config).state_dict()
     assert {k: tuple(v.shape) for k, v in state.items()} == parameter_shapes(config)
     assert NetConfig.from_json(config.to_json()) == config
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        NetConfig((4,), 6, (8,), extra_inputs=11, action_facts=(2, 3, 4, 3, 5), facts_head_only=True),
+        NetConfig((2, 2, 2), 6, (8,), (3,), extra_inputs=11, action_facts=(2, 3, 10, 3, 5),
+                  facts_head_only=True),
+    ],
+    ids=["mlp", "conv"],
+)  # fmt: skip
+def test_facts_head_only_keeps_the_facts_out_of_the_torso(config: NetConfig) -> None:
+    """NetConfig.facts_head_only: the torso's first layer is narrower by the fact inputs
+    (declared as such: the loader checks a file against it), the value and every action
+    outside the fact head ignore the facts, and the head still reads them."""
+    from choco_envs.policy.net import parameter_shapes
+
+    torch.manual_seed(2)
+    model = ActorCritic(config)
+    state = model.state_dict()
+    assert {k: tuple(v.shape) for k, v in state.items()} == parameter_shapes(config)
+    assert NetConfig.from_json(config.to_json()) == config
+    wide = ActorCritic(NetConfig(**{**config.__dict__, "facts_head_only": False}))
+    assert wide.mlp[0].weight.shape[1] - model.mlp[0].weight.shape[1] == 9  # 3 blocks of 3
+    _, count, start, block, _ = config.action_facts
+    x = torch.randn(3, config.input_size)
+    moved = x.clone()
+    moved[:, start : start + count * block] += 1.0
+    mask = torch.ones(3, 6, dtype=torch.bool)
+    with torch.no_grad():
+        logits, value = model(x, mask)
+        logits2, value2 = model(moved, mask)
+        assert torch.equal(value, value2)
+        assert torch.equal(logits[:, [0, 1, 5]], logits2[:, [0, 1, 5]])
+        assert model.fact_head is not None
+        torch.nn.init.normal_(model.fact_head[2].weight)
+        assert not torch.equal(model(x, mask)[0][:, 2:5], model(moved, mask)[0][:, 2:5])
+
+
+def test_facts_head_only_without_facts_or_as_a_non_bool_is_refused() -> None:
+    from choco_envs.core.errors import CheckpointError
+
+    with pytest.raises(ValueError, match="facts_head_only needs action_facts"):
+        ActorCritic(NetConfig((4,), 6, (8,), facts_head_only=True))
+    data = NetConfig((4,), 6, (8,), extra_inputs=9, action_facts=(2, 3, 4, 3, 5)).to_json()
+    with pytest.raises(CheckpointError, match="facts_head_only is not a bool: 'yes'"):
+        NetConfig.from_json({**data, "facts_head_only": "yes"})

@@ -13,6 +13,7 @@ from typing import Any
 from choco_envs.core.manifest import BenchCase, GameManifest
 from choco_envs.games.le_chocolat import records, render
 from choco_envs.games.le_chocolat.encoding import build_encoders
+from choco_envs.games.le_chocolat.features import PIECES
 from choco_envs.games.le_chocolat.rules import LeChocolatRules, LeChocolatState
 
 
@@ -48,7 +49,7 @@ MANIFEST = GameManifest(
     text=render,
     view=render,
     page="docs/games/le_chocolat.md",
-    features=(),
+    features=(PIECES,),
     bench=(BenchCase({"num_players": 2}, aec=2.0, raw=10.0),),
 )
 

@@ -122,6 +122,23 @@ def score_hand(card: ScoringCard, mine: Sequence[float], theirs: Sequence[float]
     return HandScore(each, sets, majority)
 
 
+def score_hands(card: ScoringCard, mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
+    """:func:`score_hand`'s total for many hands at once: ``mine`` and ``theirs`` are
+    (N, flavors) counts (whole or expected), the result (N,) float64. The same terms as
+    the scalar function (per tile, complete sets, strict majority); a test ties the two
+    on every card (``tests/games/le_chocolat/test_le_chocolat_scoring.py``)."""
+    mine = np.asarray(mine, dtype=np.float64)
+    theirs = np.asarray(theirs, dtype=np.float64)
+    total = np.zeros(mine.shape[0])
+    for f, vp in card.per_tile:
+        total += vp * mine[:, f]
+    for members, vp in card.sets:
+        total += vp * mine[:, list(members)].min(axis=1)
+    for f, vp in card.majority:
+        total += vp * (mine[:, f] > theirs[:, f])
+    return total
+
+
 class LeChocolatState:
     """Everything about one game. Per cell (``row * 7 + col``): ``flavor`` of the tile
     that was dealt there (-1 for blank/blank), ``up`` (its flavor side is face up),

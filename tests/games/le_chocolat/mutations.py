@@ -12,6 +12,7 @@ RECORDS = "choco_envs/games/le_chocolat/records.py"
 ENCODING = "choco_envs/games/le_chocolat/encoding.py"
 RENDER = "choco_envs/games/le_chocolat/render.py"
 GRID = "choco_envs/games/le_chocolat/grid.py"
+FEATURES = "choco_envs/games/le_chocolat/features.py"
 
 MUTATIONS = [
     # ------------------------------------------------------------ setup
@@ -442,5 +443,33 @@ MUTATIONS = [
         '    if flavor < 0 and face == "flavor":\n',
         "    if False:\n",
         "Rulings: a blank/blank tile has no flavor side",
+    ),
+    Mutation(
+        "score_hands_majority_on_a_tie",
+        RULES,
+        "        total += vp * (mine[:, f] > theirs[:, f])\n",
+        "        total += vp * (mine[:, f] >= theirs[:, f])\n",
+        'Final Scoring: "In a tie, neither player scores" (the vectorised form)',
+    ),
+    Mutation(
+        "score_hands_sets_count_the_most",
+        RULES,
+        "        total += vp * mine[:, list(members)].min(axis=1)\n",
+        "        total += vp * mine[:, list(members)].max(axis=1)\n",
+        'Final Scoring: "score VP for each complete set" (the vectorised form)',
+    ),
+    Mutation(
+        "pieces_backs_seen_as_known",
+        FEATURES,
+        "        piece_expected = piece_known + piece_unknown[:, None] * average\n",
+        "        piece_expected = piece_known + piece_unknown[:, None] * average * 0\n",
+        "le_chocolat_pieces: unseen backs count at their average",
+    ),
+    Mutation(
+        "pieces_split_second_part_dropped",
+        FEATURES,
+        "        block[:NUM_SPLIT_ACTIONS, 2 + k :] = facts[parts[:, 1]]\n",
+        "",
+        "le_chocolat_pieces: a split hands out two pieces",
     ),
 ]

@@ -111,3 +111,23 @@ def test_scores_add_up_to_the_breakdown_on_every_card(card: int) -> None:
     s = finished(game, ["almond", "cashew", "orange", "macadamia", "raspberry", "blank"])
     parts = game.score_breakdown(s)
     assert game.scores(s) == [sum(v[p] for v in parts.values()) for p in (0, 1)]
+
+
+def test_score_hands_is_score_hands_total_on_every_card() -> None:
+    """The vectorised form (many hands at once, for the features) is the scalar
+    ``score_hand``'s total on every printed card, for whole and expected (fractional)
+    counts, majority ties included."""
+    import numpy as np
+
+    from choco_envs.games.le_chocolat.rules import score_hands
+
+    rng = np.random.default_rng(0)
+    f = len(FLAVORS)
+    whole = rng.integers(0, 5, size=(200, 2, f)).astype(float)
+    whole[:20, 1] = whole[:20, 0]  # every flavor tied
+    fractional = rng.uniform(0, 4, size=(200, 2, f))
+    for card in load_components().cards:
+        for hands in (whole, fractional):
+            got = score_hands(card, hands[:, 0], hands[:, 1])
+            want = [sum(score_hand(card, m.tolist(), t.tolist())) for m, t in hands]
+            np.testing.assert_allclose(got, want, rtol=1e-12)
