@@ -297,6 +297,50 @@ def permute(rng: Rng, items: list[Any]) -> None:
         items[:k] = orders[r](items)
 
 
+def draw(rng: Rng, pile: list[Any], unordered: bool) -> Any:
+    """Take the top card (the end) off ``pile``; where the pile is ``unordered``, a
+    uniformly random card of it instead.
+
+    An unordered pile is one that ``determinize`` left undealt: its order is hidden from
+    every seat, so a search's copy keeps the cards sorted and draws each as it is needed.
+    The top card of a uniformly shuffled pile is a uniformly random card of it, and so is
+    every card after it among the rest, so the draws have the distribution a permuted
+    pile's would, paid for only when a card is drawn (tests/core/test_speed_paths.py
+    checks it). The real game's piles are ordered: its draws, and their random stream,
+    are those of the shuffled pile."""
+    if unordered and len(pile) > 1:
+        last = len(pile) - 1
+        j = below(rng, last + 1)
+        pile[j], pile[last] = pile[last], pile[j]
+    return pile.pop()
+
+
+def draw_into(rng: Rng, places: list[list[Any]], i: int) -> Any:
+    """Take the top item (the end) off ``places[i]`` after swapping into it a uniformly
+    random item of all ``places`` (all of them unordered and hidden alike, e.g. tiles under
+    several stacks' tops and in the box): what :func:`draw` is to one pile, for several
+    whose items could be in any of them. ``places[i]`` must not be empty."""
+    j = below(rng, sum(map(len, places)))
+    source = places[i]
+    for place in places:
+        if j < len(place):
+            place[j], source[-1] = source[-1], place[j]
+            break
+        j -= len(place)
+    return source.pop()
+
+
+def below(rng: Rng, n: int) -> int:
+    """A uniformly random integer in 0..n-1 (n >= 1): a ``getrandbits`` of n - 1's bits,
+    drawn again while out of range, as ``random.Random._randbelow`` draws it."""
+    last = n - 1
+    bits = last.bit_length()
+    j = rng.getrandbits(bits) if bits else 0
+    while j > last:
+        j = rng.getrandbits(bits)
+    return j
+
+
 def require(d: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
     """Read ``d[key]`` checking its type; raise RecordError naming what is wrong."""
     if not isinstance(d, Mapping):

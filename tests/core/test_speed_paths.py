@@ -173,6 +173,32 @@ def test_permute_is_uniform_from_a_seeded_stream() -> None:
         assert sorted(items) == list(range(n))
 
 
+def test_draw_of_an_unordered_pile_gives_every_order_once_over_its_draws() -> None:
+    """``draw`` from an unordered pile (what ``determinize`` leaves: sorted, its order
+    hidden from every seat) takes a uniformly random card: drawing a pile of 5 out card
+    by card, over every sequence of in-range draws, gives each of the 120 orders exactly
+    once, the same as the top cards of a uniformly permuted pile; an out-of-range draw
+    is drawn again; an ordered pile gives its top card and draws nothing."""
+    from choco_envs.core.game import draw
+
+    ranges = [5, 4, 3, 2]  # a draw from k cards picks one of k; the last card is the last
+    seen = set()
+    for draws in itertools.product(*map(range, ranges)):
+        pile = list("abcde")
+        rng = Scripted(list(draws))
+        seen.add("".join(draw(rng, pile, True) for _ in range(5)))
+        assert next(rng.draws, None) is None and pile == []
+    assert len(seen) == 120
+    a, b = list("abcde"), list("abcde")
+    assert draw(Scripted([7, 2]), a, True) == draw(Scripted([2]), b, True) == "c"
+    ordered = list("abcde")
+    rng = Scripted([])
+    assert [draw(rng, ordered, False) for _ in range(5)] == list("edcba")
+    seeded = random.Random(3)
+    firsts = [draw(seeded, list(range(6)), True) for _ in range(6000)]
+    assert_uniform(firsts, set(range(6)))
+
+
 @pytest.mark.parametrize(("env_id", "options"), _configs(), ids=lambda v: str(v))
 def test_copy_covers_every_field_and_shares_no_list(
     env_id: str, options: dict[str, object]

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from choco_envs.core.game import Game, Rng, permute, shuffle
+from choco_envs.core.game import Game, Rng, draw, permute, shuffle
 from choco_envs.core.spec import GameSpec, Option
 from choco_envs.games.chocolates.cards import (
     CELLS as CELLS,
@@ -84,7 +84,8 @@ class ChocolatesState:
 
     ``layout[pos]`` is the kind (``type * 3 + shape``) at position ``pos`` (0..15 grid,
     16..20 beside), hidden while ``revealed[pos]`` is False. ``pile`` is the face-down
-    prediction pile, top at the end. ``display[i]`` is a card id or -1 (pile ran out).
+    prediction pile, top at the end; ``pile_unordered`` (a search's determinized copy
+    only) says its order is not dealt: each draw takes a random card of it (``core.game.draw``). ``display[i]`` is a card id or -1 (pile ran out).
     ``cards[seat]`` holds ``card * 2 + side`` (side 0: true face up, 1: false face up).
     ``final_turns`` is -1 until the end is triggered, then the number of turns still to
     play after the current one.
@@ -95,6 +96,7 @@ class ChocolatesState:
         "revealed",
         "grid_hidden",
         "pile",
+        "pile_unordered",
         "display",
         "display_nougats",
         "supply",
@@ -117,6 +119,7 @@ class ChocolatesState:
         self.revealed = [False] * NUM_CHOCOLATES
         self.grid_hidden = GRID_CELLS
         self.pile = pile
+        self.pile_unordered = False
         self.display = display
         self.display_nougats = [0] * DISPLAY_SIZE
         self.supply = NOUGAT_SUPPLY
@@ -133,6 +136,7 @@ class ChocolatesState:
         new.revealed = self.revealed[:]
         new.grid_hidden = self.grid_hidden
         new.pile = self.pile[:]
+        new.pile_unordered = self.pile_unordered
         new.display = self.display[:]
         new.display_nougats = self.display_nougats[:]
         new.supply = self.supply
@@ -250,11 +254,11 @@ class ChocolatesRules(Game[ChocolatesState]):
         if s.over:
             raise self.illegal(s, a, "the game is over")
         if a < REVEAL_BASE:
-            self._take(s, a)
+            self._take(s, a, rng)
         else:
             self._reveal(s, a)
 
-    def _take(self, s: ChocolatesState, a: int) -> None:
+    def _take(self, s: ChocolatesState, a: int, rng: Rng) -> None:
         slot, side = divmod(a, 2)
         player = s.current
         if s.took_card:
@@ -271,7 +275,7 @@ class ChocolatesRules(Game[ChocolatesState]):
             if other != slot and s.display[other] >= 0 and s.supply > 0:
                 s.supply -= 1
                 s.display_nougats[other] += 1
-        s.display[slot] = s.pile.pop() if s.pile else -1
+        s.display[slot] = draw(rng, s.pile, s.pile_unordered) if s.pile else -1
         s.took_card = True
         if len(s.cards[player]) >= self.card_limit and s.final_turns < 0:
             s.final_turns = self.num_players - 1
@@ -330,8 +334,10 @@ class ChocolatesRules(Game[ChocolatesState]):
         return s.copy()
 
     def determinize(self, s: ChocolatesState, player: int, rng: Rng) -> ChocolatesState:
-        """Reshuffle the face-down chocolates among the face-down positions and the
-        prediction pile. Nothing is private, so every seat gets the same kind of sample."""
+        """Reshuffle the face-down chocolates among the face-down positions, and leave the
+        prediction pile's order to its draws (sorted, ``pile_unordered``: each card drawn
+        is a random one of the rest, as from a reshuffled pile). Nothing is private, so
+        every seat gets the same kind of sample."""
         if isinstance(player, bool) or player not in self.seats:
             raise ValueError(f"player {player!r} is not a seat; allowed: 0..{self.num_players - 1}")
         new = s.copy()
@@ -342,7 +348,7 @@ class ChocolatesRules(Game[ChocolatesState]):
         permute(rng, kinds)
         new.layout[:] = deal(s.layout + kinds)
         new.pile.sort()
-        permute(rng, new.pile)
+        new.pile_unordered = True
         return new
 
     def unseen_kinds(self, s: ChocolatesState) -> list[int]:

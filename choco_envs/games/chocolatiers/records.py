@@ -227,6 +227,7 @@ def _read_fields(game: ChocolatiersRules, rec: Mapping[str, Any]) -> Chocolatier
             raise refuse(f"deck[{i}]", name, ", ".join(TYPES))
     s.deck = [TYPES.index(name) for name in deck]
     s.reshuffled = _bool(rec["deck_reshuffled"], "deck_reshuffled")
+    s.unordered = False  # a saved game holds its deck and tiles in order
     line = _list(rec["line"], "line", LINE_SIZE)
     s.display = [_tile(v, f"line[{i}]", tiles) for i, v in enumerate(line)]
     stacks = _list(rec["stacks"], "stacks", LINE_SIZE if game.classic else 1)

@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from choco_envs.core.game import Game, permute, shuffle
+from choco_envs.core.game import Game, draw, draw_into, shuffle
 from choco_envs.core.spec import GameSpec, Option
 from choco_envs.games.chocolatiers.components import (
     EDITIONS,
@@ -209,7 +209,7 @@ class ChocolatiersState:
         "hand", "known", "unknown", "cells", "slots", "rots", "occ", "ntiles", "points",
         "n34", "wilds", "reserved", "groups", "deck", "reshuffled", "discard", "tray",
         "display", "stacks", "unused", "first", "player", "phase", "actions_left",
-        "takes_left", "pending", "box_from", "to_pay", "turn", "over",
+        "takes_left", "pending", "box_from", "to_pay", "turn", "over", "unordered",
     )  # fmt: skip
 
     hand: list[int]  # n*6 cards by type
@@ -242,6 +242,7 @@ class ChocolatiersState:
     to_pay: list[int]  # 6 chocolates still to pay by type
     turn: int  # turns completed
     over: bool
+    unordered: bool  # a determinized copy: deck and hidden tiles drawn at random (draw)
 
     def copy(self) -> ChocolatiersState:
         """Every list copied (search copies states all the time: list.copy, not deepcopy)."""
@@ -276,6 +277,7 @@ class ChocolatiersState:
         c.to_pay = self.to_pay.copy()
         c.turn = self.turn
         c.over = self.over
+        c.unordered = self.unordered
         return c
 
 
@@ -383,6 +385,7 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         s.wilds, s.reserved, s.groups = [WILDS_EACH] * n, [-1] * n, [0] * (n * NT)
         s.first, s.player, s.phase, s.actions_left, s.takes_left = -1, 0, CHOOSE, 2, 0
         s.pending, s.box_from, s.to_pay, s.turn, s.over = -1, -1, [0] * NT, 0, False
+        s.unordered = False
         return s
 
     # ================================================================ queries
@@ -473,7 +476,7 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         elif phase == PAY:
             self._pay(s, a)
         elif phase == PLACE_TILE:
-            self._place(s, a - PLACE)
+            self._place(s, a - PLACE, rng)
             self._finish_action(s, rng)
         else:
             self._spend(s, a - DISCARD)
@@ -569,7 +572,7 @@ class ChocolatiersRules(Game[ChocolatiersState]):
             s.phase = PAY
         elif kind == K_RESERVE:
             s.reserved[p], s.display[arg] = s.display[arg], -1
-            self._refill_line(s, arg)
+            self._refill_line(s, arg, rng)
             s.wilds[p] -= 1
             self._finish_action(s, rng)
         else:
@@ -614,7 +617,7 @@ class ChocolatiersRules(Game[ChocolatiersState]):
                 shuffle(rng, deck)
                 s.discard = [0] * NT
                 s.reshuffled = True
-            tray[deck.pop()] += 1
+            tray[draw(rng, deck, s.unordered)] += 1
 
     def _finish_take(self, s: ChocolatiersState, rng: random.Random) -> None:
         if not self.classic:  # standard: refill after the take action, not between takes
@@ -622,11 +625,17 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         self._finish_action(s, rng)
 
     # ---------------------------------------------------------------- tiles
-    def _refill_line(self, s: ChocolatiersState, i: int) -> None:
+    def _refill_line(self, s: ChocolatiersState, i: int, rng: random.Random) -> None:
         """Refill line position / stack ``i``: the standard line from the hidden stack,
-        a classic stack by turning up the tile under its top; none left: it stays empty."""
-        source = s.stacks[i if self.classic else 0]
-        s.display[i] = source.pop() if source else -1
+        a classic stack by turning up the tile under its top; none left: it stays empty
+        (``unordered``: a random hidden tile, classic ones under any top or in the box)."""
+        k, stacks = i if self.classic else 0, s.stacks
+        if not stacks[k]:
+            s.display[i] = -1
+        else:
+            s.display[i] = (
+                draw_into(rng, [*stacks, s.unused], k) if s.unordered else stacks[k].pop()
+            )
 
     def _pay(self, s: ChocolatiersState, a: int) -> None:
         c = current_chocolate(s.to_pay)
@@ -638,7 +647,7 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         if not any(s.to_pay):
             s.phase = PLACE_TILE
 
-    def _place(self, s: ChocolatiersState, code: int) -> None:
+    def _place(self, s: ChocolatiersState, code: int, rng: random.Random) -> None:
         """Put the pending tile at position code // 4 with rotation code % 4, then reveal
         its replacement in the line (rulebook 000: "take the Box tile and place it in your
         Sampler. ... Refill the line back to 5 Box tiles")."""
@@ -664,7 +673,7 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         s.n34[p] += pts in (3, 4)
         s.groups[p * NT : p * NT + NT] = largest_groups(s.cells, base)
         if s.box_from < LINE_SIZE:
-            self._refill_line(s, s.box_from)
+            self._refill_line(s, s.box_from, rng)
         s.pending, s.box_from = -1, -1
         if s.ntiles[p] == MAX_TILES and s.first < 0:
             s.first = p  # the 6th tile triggers the end; only the first takes "First"
@@ -778,37 +787,32 @@ class ChocolatiersRules(Game[ChocolatiersState]):
     def determinize(
         self, s: ChocolatiersState, player: int, rng: random.Random
     ) -> ChocolatiersState:
-        """Resample what ``player`` cannot see: the other seats' unseen dealt cards (the
-        deck before its first reshuffle shares their pool; after it, the deck's content
-        is public and only its order is resampled), the deck order, and the hidden tiles
-        (the standard stack; the classic tiles under the tops and those back in the box).
-
-        Every pool is put in a canonical order before it is permuted (:func:`permute`,
-        uniformly), so the result depends only on what ``player`` sees and on ``rng``. A
-        seat in the middle of paying is known to afford its tile: its unseen cards are
-        drawn among those that let it finish paying, weighted by how many ways the pool
-        deals them."""
+        """Resample the other seats' unseen dealt cards (the deck before its first
+        reshuffle shares their pool; after it, its content is public), and leave to the
+        draws what nobody has seen: the copy is ``unordered``, its deck and hidden tiles
+        (the standard stack; classic: under the tops and in the box, one pool) sorted,
+        each card or tile drawn from them a random one (``core.game.draw``,
+        ``draw_into``): a full reshuffle's distribution, paid for only when drawn.
+        Pools are sorted first, so the result depends only on what ``player`` sees and
+        ``rng``. A seat in the middle of paying is known to afford its tile: its unseen
+        cards are drawn among those that let it finish paying, weighted by their deals."""
         d = s.copy()
+        d.unordered = True
         unknown = s.unknown
         if not s.reshuffled or sum(unknown) > unknown[player]:  # others hold unseen cards
             others = [q for q in range(self.num_players) if q != player and unknown[q]]
             d.deck = self._deal_unseen_cards(s, d, others, rng)
         if s.reshuffled:
-            cards = sorted(s.deck)
-            permute(rng, cards)
-            d.deck = cards
+            d.deck = sorted(s.deck)
         if self.classic:  # the tiles under the tops and back in the box: one unseen pool
             pool = sorted([t for st in s.stacks for t in st] + s.unused)
-            permute(rng, pool)
             d.stacks, at = [], 0
-            for st in s.stacks:  # dealt again, as many in each place
+            for st in s.stacks:  # as many in each place, any tile in any (drawn at random)
                 d.stacks.append(pool[at : at + len(st)])
                 at += len(st)
             d.unused = pool[at:]
         else:  # the standard stack: its tiles are known, not their order
-            stack = sorted(s.stacks[0])
-            permute(rng, stack)
-            d.stacks = [stack]
+            d.stacks = [sorted(s.stacks[0])]
         return d
 
     def _deal_unseen_cards(
@@ -816,8 +820,8 @@ class ChocolatiersRules(Game[ChocolatiersState]):
     ) -> list[int]:
         """Deal the cards hidden from the seat determinizing (the unseen cards of
         ``others``, and the deck before its first reshuffle) anew into ``d``: the hands of
-        ``others`` keep their known cards and get as many unseen ones as before; the
-        cards left over are returned, in random order (the deck, before a reshuffle)."""
+        ``others`` keep their known cards and get as many random unseen ones as before;
+        the rest is returned, in no dealt order (the deck before a reshuffle)."""
         hidden = [] if s.reshuffled else s.deck[:]
         hand, known = s.hand, s.known
         for q in others:
@@ -833,11 +837,10 @@ class ChocolatiersRules(Game[ChocolatiersState]):
                 d.hand[paying * NT + t] += drawn[t]
                 pool[t] -= drawn[t]
             hidden = cards_of(pool)
-        permute(rng, hidden)
         for q in others:
             if q != paying:
                 for _ in range(s.unknown[q]):
-                    d.hand[q * NT + hidden.pop()] += 1
+                    d.hand[q * NT + draw(rng, hidden, True)] += 1
         return hidden
 
     def _draw_able_to_pay(

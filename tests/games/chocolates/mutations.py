@@ -118,7 +118,7 @@ MUTATIONS = [
     ),
     rule(
         "no_refill",
-        "s.display[slot] = s.pile.pop() if s.pile else -1",
+        "s.display[slot] = draw(rng, s.pile, s.pile_unordered) if s.pile else -1",
         "s.display[slot] = -1",
         "bring the display back up to 3 Prediction cards",
     ),
@@ -254,9 +254,29 @@ MUTATIONS = [
     ),
     rule(
         "determinize_keeps_the_pile",
-        "        permute(rng, new.pile)\n",
+        "        new.pile_unordered = True\n",
         "",
-        "determinize resamples the pile order",
+        "determinize resamples the pile order (left to its draws)",
+    ),
+    rule(
+        "determinized_pile_drawn_from_the_top",
+        "        s.display[slot] = draw(rng, s.pile, s.pile_unordered) if s.pile else -1\n",
+        "        s.display[slot] = s.pile.pop() if s.pile else -1\n",
+        "determinize: a determinized pile's draws are random cards of it",
+    ),
+    Mutation(
+        "draw_takes_the_top_of_an_unordered_pile",
+        "choco_envs/core/game.py",
+        "    if unordered and len(pile) > 1:\n",
+        "    if False:\n",
+        "core.game.draw: an unordered pile's draw is a uniformly random card",
+    ),
+    Mutation(
+        "draw_never_takes_the_last_card",
+        "choco_envs/core/game.py",
+        "    while j > last:\n",
+        "    while j >= last:\n",
+        "core.game.draw: every card of an unordered pile can be drawn",
     ),
     rule(
         "determinize_reads_the_truth",

@@ -78,8 +78,8 @@ def test_the_dealers_forget_past_the_memo_size(monkeypatch: pytest.MonkeyPatch) 
 
 def plain_determinize(s: ChocolatesState, rng: random.Random) -> ChocolatesState:
     """The resampling spelled out with the core ``permute``: the face-down kinds, sorted,
-    dealt in permuted order onto the face-down positions; the pile sorted, then
-    permuted."""
+    dealt in permuted order onto the face-down positions; the pile sorted, its order
+    left to its draws."""
     new = s.copy()
     hidden = [pos for pos in range(NUM_CHOCOLATES) if not s.revealed[pos]]
     kinds = sorted(s.layout[pos] for pos in hidden)
@@ -87,7 +87,7 @@ def plain_determinize(s: ChocolatesState, rng: random.Random) -> ChocolatesState
     for pos, kind in zip(hidden, kinds, strict=True):
         new.layout[pos] = kind
     new.pile.sort()
-    permute(rng, new.pile)
+    new.pile_unordered = True
     return new
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from choco_envs import chocolates_v0
 from choco_envs.core.errors import ConfigError
+from choco_envs.core.game import draw
 from choco_envs.games.chocolates import ChocolatesGame
 from choco_envs.games.chocolates.encoding import CELL_FEATURES
 from tests.uniformity import assert_distributed
@@ -96,8 +97,9 @@ def test_bot_computed_observations_are_gone(removed: str) -> None:
 def test_determinize_resamples_every_face_down_chocolate_and_the_pile() -> None:
     """Hidden information: the face-down chocolates and the pile order. Over many
     determinizations every unseen kind lands on every face-down place (in the grid and
-    beside it) about as often as its share, and every unseen card comes on top of the
-    pile about as often as any other."""
+    beside it) about as often as its share, and every unseen card is the one a take
+    turns up from the pile about as often as any other (the pile's order is left to its
+    draws: ``pile_unordered``)."""
     game = ChocolatesGame(num_players=2)
     s = midgame(game, steps=6)
     hidden = [pos for pos in range(21) if not s.revealed[pos]]
@@ -109,7 +111,13 @@ def test_determinize_resamples_every_face_down_chocolate_and_the_pile() -> None:
         for kind in set(unseen):
             share = unseen.count(kind) / len(unseen)
             assert seen.count(kind) / 3000 == pytest.approx(share, abs=0.035), (pos, kind)
-    tops = [d.pile[-1] for d in samples]
+    assert game.can_take(s)
+    take_slot0 = game.legal_actions(s)[0]
+    assert take_slot0 < 6
+    tops = []
+    for d in samples:
+        game.apply(d, take_slot0, rng)
+        tops.append(d.display[take_slot0 // 2])
     for card in s.pile:
         assert tops.count(card) / 3000 == pytest.approx(1 / len(s.pile), abs=0.02), card
 
@@ -119,7 +127,8 @@ def test_determinize_draws_every_placing_equally_often() -> None:
     kind: 12 placings) and 3 cards in the pile (6 orders). Every placing of the unseen
     chocolates on the face-down places and every pile order is equally likely: the
     enumerated placings give the weight of each outcome, and 7,200 determinizations
-    follow them (chi-square)."""
+    follow them (chi-square). The pile's order is the order in which its cards are drawn
+    (``core.game.draw``, as a take draws them; top first)."""
     game = ChocolatesGame(num_players=2)
     s = game.new_state(random.Random(1))
     hidden = [2, 9, 16, 20]
@@ -137,7 +146,8 @@ def test_determinize_draws_every_placing_equally_often() -> None:
         assert [d.layout[pos] for pos in range(21) if s.revealed[pos]] == [
             s.layout[pos] for pos in range(21) if s.revealed[pos]
         ]
-        draws.append((tuple(d.layout[pos] for pos in hidden), tuple(d.pile)))
+        drawn = [draw(rng, d.pile, d.pile_unordered) for _ in range(3)]
+        draws.append((tuple(d.layout[pos] for pos in hidden), tuple(reversed(drawn))))
     assert len(weights) == 12 * 6
     assert_distributed(draws, weights)
 
@@ -160,7 +170,8 @@ def test_determinize_reshuffles_only_what_nobody_has_seen() -> None:
             assert game.state_to_string(d, seat) == game.state_to_string(s, seat)
         assert np.array_equal(game.legal_mask(d), game.legal_mask(s))
         layouts.add(tuple(d.layout))
-        piles.add(tuple(d.pile))
+        assert d.pile_unordered and not s.pile_unordered  # the pile's order: its draws
+        piles.add(tuple(draw(rng, d.pile, d.pile_unordered) for _ in range(len(d.pile))))
     assert len(layouts) > 1 and len(piles) > 1
 
 

@@ -10,7 +10,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from choco_envs.games.chocolatiers.rules import BOX, GIVE, PAY, TAKE
+from choco_envs.games.chocolatiers.rules import BOX, GIVE, PAY, TAKE, TRAY_SIZE
 from tests.uniformity import assert_distributed
 
 from .helpers import B, M, N, R, T, fresh, play_until_turn_of, put_in_line, set_hand
@@ -94,7 +94,8 @@ def test_determinize_resamples_the_unseen_dealt_cards_with_the_deck() -> None:
 
 def test_after_a_reshuffle_the_deck_content_is_public_and_only_its_order_resampled() -> None:
     """Rulings: every discarded card is seen, so a deck rebuilt from the discard pile has
-    a known content; determinize keeps it and reorders it (the next card varies)."""
+    a known content; determinize keeps it and reorders it (the next card varies: the
+    deck's order is left to its draws, ``unordered``)."""
     game, s, rng = fresh(seed=2)
     s.deck = []
     s.discard = [3, 3, 3, 0, 0, 0]
@@ -105,7 +106,8 @@ def test_after_a_reshuffle_the_deck_content_is_public_and_only_its_order_resampl
         d = game.determinize(s, 0, random.Random(k))
         assert sorted(d.deck) == sorted(s.deck)
         assert d.hand == s.hand  # the only other hidden cards are the opponent's own
-        tops[d.deck[-1]] += 1
+        assert d.unordered and not s.unordered
+        tops[resolved(game, d, random.Random(k + 1000)).deck[-1]] += 1
     assert set(tops) == set(s.deck) and min(tops.values()) > 40
 
 
@@ -118,7 +120,7 @@ def test_determinize_reshuffles_the_standard_stack() -> None:
     for k in range(930):
         d = game.determinize(s, 0, random.Random(k))
         assert sorted(d.stacks[0]) == sorted(s.stacks[0]) and d.display == s.display
-        nxt[d.stacks[0][-1]] += 1
+        nxt[resolved(game, d, random.Random(k + 1000)).stacks[0][-1]] += 1
     assert set(nxt) == set(s.stacks[0]) and max(nxt.values()) < 70  # 30 each on average
 
 
@@ -134,7 +136,7 @@ def test_determinize_reshuffles_the_classic_tiles_under_the_tops_and_in_the_box(
     hidden = sorted(sum(s.stacks, []) + s.unused)
     under, boxed = Counter(), Counter()
     for k in range(400):
-        d = game.determinize(s, 0, random.Random(k))
+        d = resolved(game, game.determinize(s, 0, random.Random(k)), random.Random(k + 1000))
         assert d.display == s.display and [len(x) for x in d.stacks] == [len(x) for x in s.stacks]
         assert sorted(sum(d.stacks, []) + d.unused) == hidden
         for st in d.stacks:
@@ -179,6 +181,32 @@ def test_determinize_depends_only_on_what_the_seat_sees(edition: str) -> None:
     assert game.to_json(a) == game.to_json(b)
 
 
+def resolved(game, d, rng: random.Random):
+    """``d`` with what its determinization left to the draws drawn out as the rules draw
+    it (``unordered``): the deck card by card (the tray's refill, ``_refill_tray``), each stack tile by tile (the line's refill, ``_refill_line``), top first; the
+    tiles left in the box stay there. A state that is not unordered comes back as it is."""
+    r = d.copy()
+    if not d.unordered:
+        return r
+    cards = []
+    for _ in range(len(d.deck)):  # a tray one card short: its refill draws one card
+        r.tray = [TRAY_SIZE - 1, 0, 0, 0, 0, 0]
+        game._refill_tray(r, rng)
+        r.tray[0] -= TRAY_SIZE - 1
+        cards.append(r.tray.index(1))
+    r.deck, r.tray = cards[::-1], d.tray[:]
+    stacks = []
+    for i, st in enumerate(d.stacks):
+        turned = []
+        for _ in range(len(st)):
+            game._refill_line(r, i, rng)
+            turned.append(r.display[i])
+        stacks.append(turned[::-1])
+    r.stacks, r.display, r.unordered = stacks, d.display[:], False
+    r.unused.sort()
+    return r
+
+
 def _hidden_outcome(d, seats: range) -> tuple:
     """What determinize resamples in a small position: the other seats' hands, the deck,
     the stacks and the tiles back in the box."""
@@ -212,7 +240,10 @@ def test_determinize_draws_every_deal_equally_often(reshuffled: bool) -> None:
                 d.hand, d.deck, d.stacks = hand, list(deck), [list(stack)]
                 weights[_hidden_outcome(d, range(1, 3))] += 1
     rng = random.Random(7)
-    draws = [_hidden_outcome(game.determinize(s, 0, rng), range(1, 3)) for _ in range(7200)]
+    draws = [
+        _hidden_outcome(resolved(game, game.determinize(s, 0, rng), rng), range(1, 3))
+        for _ in range(7200)
+    ]
     assert_distributed(draws, weights)
 
 
@@ -230,5 +261,8 @@ def test_determinize_deals_the_classic_hidden_tiles_equally_often() -> None:
         d.stacks, d.unused = [[a], [b], [], [c], []], [u]
         weights[_hidden_outcome(d, range(1, 3))[2:]] += 1
     rng = random.Random(8)
-    draws = [_hidden_outcome(game.determinize(s, 0, rng), range(1, 3))[2:] for _ in range(4800)]
+    draws = [
+        _hidden_outcome(resolved(game, game.determinize(s, 0, rng), rng), range(1, 3))[2:]
+        for _ in range(4800)
+    ]
     assert_distributed(draws, weights)
