@@ -22,6 +22,7 @@ Every rule it needs is the rules' own: ``cheapest_payment`` (paying), ``placed_c
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from choco_envs.games.chocolatiers.rules import (
@@ -138,7 +139,7 @@ def cards_used(game: ChocolatiersRules, s: ChocolatiersState, tile: int) -> int:
 
 
 def score_tile_lead(
-    game: ChocolatiersRules, s: ChocolatiersState, seat: int, groups: list[int]
+    game: ChocolatiersRules, s: ChocolatiersState, seat: int, groups: Sequence[int]
 ) -> float:
     """Points of the type Score tiles ``seat`` would win, less those a single other seat
     would win, if its largest groups were ``groups`` and the others' stayed as they are

@@ -119,7 +119,7 @@ class ChocolatiersObserver:
         n = self.n
         self.raw_size = 26 * n + self.num_scalars - 20 * n
         #: the last Sampler planes built for each observer (per encoder, bounded)
-        self._planes_last: dict[int, tuple[list[int], np.ndarray]] = {}
+        self._planes_last: dict[int, tuple[tuple[int, ...], np.ndarray]] = {}
         #: the last tile features built for each observer (its reserved tiles come first)
         self._tiles_last: dict[int, tuple[list[int], np.ndarray]] = {}
         self.num_tile_rows = tile_rows(game)
@@ -358,7 +358,7 @@ class ChocolatiersObserver:
         cells = np.asarray(s.cells[cut:] + s.cells[:cut], dtype=np.intp) + 2
         planes = self.cells[cells].reshape(self.n, 36, SAMPLER_PLANES).transpose(0, 2, 1)
         planes = planes.reshape(self.n * SAMPLER_PLANES, 36)
-        self._planes_last[player] = (s.cells[:], planes)
+        self._planes_last[player] = (s.cells, planes)
         return planes
 
     # ------------------------------------------------------------ many states at once

@@ -51,6 +51,7 @@ from choco_envs.games.chocolatiers.rules import (
     current_chocolate,
     largest_groups,
     payable,
+    spliced,
 )
 
 if TYPE_CHECKING:
@@ -244,8 +245,9 @@ def _read_fields(game: ChocolatiersRules, rec: Mapping[str, Any]) -> Chocolatier
     ]
     players = _list(rec["players"], "players", n)
     s.hand, s.known, s.unknown, s.wilds, s.reserved = [], [], [], [], []
-    s.cells, s.slots, s.rots = [NO_TILE] * (n * 36), [-1] * (n * 9), [0] * (n * 9)
-    s.occ, s.ntiles, s.points, s.n34, s.groups = [0] * n, [0] * n, [0] * n, [0] * n, [0] * (n * NT)
+    s.cells, s.slots, s.rots = (NO_TILE,) * (n * 36), (-1,) * (n * 9), (0,) * (n * 9)
+    s.occ = s.ntiles = s.points = s.n34 = (0,) * n
+    s.groups = (0,) * (n * NT)
     for q, value in enumerate(players):
         where = f"players[{q}]"
         p = _object(value, where, PLAYER_FIELDS)
@@ -282,7 +284,8 @@ def _read_sampler(
     sampler = _list(p["sampler"], f"{where}.sampler")
     if len(sampler) > MAX_TILES:
         raise refuse_count(f"{where}.sampler", len(sampler), "tiles", f"at most {MAX_TILES} tiles")
-    occ, base = 0, q * 36
+    occ, points, n34 = 0, 0, 0
+    cells, slots, rots = [NO_TILE] * 36, [-1] * 9, [0] * 9
     for i, value in enumerate(sampler):
         at = f"{where}.sampler[{i}]"
         entry = _object(value, at, TILE_FIELDS)
@@ -294,31 +297,36 @@ def _read_sampler(
         if occ >> slot & 1:
             raise refuse(f"{at}", entry, "a slot no other tile of this Sampler holds")
         occ |= 1 << slot
-        s.slots[q * 9 + slot], s.rots[q * 9 + slot] = tile, rot
+        slots[slot], rots[slot] = tile, rot
         for space, v in zip(SLOT_SPACES[slot], game.rotated[tile][rot], strict=True):
-            s.cells[base + space] = v
+            cells[space] = v
         pts = game.tile_points[tile]
-        s.points[q] += pts
-        s.n34[q] += pts in (3, 4)
+        points += pts
+        n34 += pts in (3, 4)
     if occ not in REACHABLE_OCCUPANCIES:
         raise RecordError(
             f"{WHERE}.{where}.sampler: tiles at {[divmod(x, 3) for x in range(9) if occ >> x & 1]}; "
             "allowed: tiles joined on full edges, within 3x2 or 2x3, anchored with a tile "
             "in row 0 and one in col 0"
         )
-    s.occ[q], s.ntiles[q] = occ, len(sampler)
     for i, value in enumerate(
         _list(p["wilds_placed"], f"{where}.wilds_placed", most=SAMPLER_SPACES)
     ):
         at = f"{where}.wilds_placed[{i}]"
         pair = _list(value, at, 2)
         space = 6 * _int(pair[0], f"{at}[0]", 0, 5) + _int(pair[1], f"{at}[1]", 0, 5)
-        if s.cells[base + space] == NO_TILE:
+        if cells[space] == NO_TILE:
             raise refuse(at, value, "a space of a tile in this Sampler")
-        if s.cells[base + space] == WILD:
+        if cells[space] == WILD:
             raise refuse(at, value, "a space holding no wild yet")
-        s.cells[base + space] = WILD
-    s.groups[q * NT : q * NT + NT] = largest_groups(s.cells, base)
+        cells[space] = WILD
+    s.cells, s.groups = (
+        spliced(s.cells, q * 36, cells),
+        spliced(s.groups, q * NT, largest_groups(cells)),
+    )
+    s.slots, s.rots = spliced(s.slots, q * 9, slots), spliced(s.rots, q * 9, rots)
+    s.occ, s.ntiles = spliced(s.occ, q, (occ,)), spliced(s.ntiles, q, (len(sampler),))
+    s.points, s.n34 = spliced(s.points, q, (points,)), spliced(s.n34, q, (n34,))
 
 
 def _check_cards(game: ChocolatiersRules, s: ChocolatiersState) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from choco_envs.games.chocolatiers.components import TYPE_LETTERS, TYPES
@@ -53,7 +54,7 @@ def cell_letter(v: int) -> str:
     return TYPE_LETTERS[v]
 
 
-def sampler_lines(cells: list[int]) -> list[str]:
+def sampler_lines(cells: Sequence[int]) -> list[str]:
     """The anchored 6x6 grid: letters for chocolates, * wilds, . empty spaces, blank
     where there is no tile."""
     return ["|" + "".join(cell_letter(v) for v in cells[r * 6 : r * 6 + 6]) + "|" for r in range(6)]

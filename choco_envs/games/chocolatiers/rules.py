@@ -44,9 +44,6 @@ from choco_envs.games.chocolatiers.sampler import (
     LEGAL_POSITIONS as LEGAL_POSITIONS,
 )
 from choco_envs.games.chocolatiers.sampler import (
-    NEIGHBORS as NEIGHBORS,
-)
-from choco_envs.games.chocolatiers.sampler import (
     NO_TILE as NO_TILE,
 )
 from choco_envs.games.chocolatiers.sampler import (
@@ -74,9 +71,6 @@ from choco_envs.games.chocolatiers.sampler import (
     cheapest_payment as cheapest_payment,
 )
 from choco_envs.games.chocolatiers.sampler import (
-    fits_sampler as fits_sampler,
-)
-from choco_envs.games.chocolatiers.sampler import (
     groups_with_a_wild as groups_with_a_wild,
 )
 from choco_envs.games.chocolatiers.sampler import (
@@ -98,10 +92,10 @@ from choco_envs.games.chocolatiers.sampler import (
     rotate as rotate,
 )
 from choco_envs.games.chocolatiers.sampler import (
-    shift_cells as shift_cells,
+    shift_slots as shift_slots,
 )
 from choco_envs.games.chocolatiers.sampler import (
-    shift_slots as shift_slots,
+    spliced as spliced,
 )
 from choco_envs.games.chocolatiers.sampler import (
     type_components as type_components,
@@ -203,7 +197,9 @@ def current_chocolate(to_pay: Sequence[int]) -> int:
 class ChocolatiersState:
     """Everything about a game in progress; per-seat data in flat lists (seat-major).
     ``cells``, ``occ``, ``ntiles``, ``points``, ``n34`` and ``groups`` follow from the
-    Sampler (``slots``, ``rots`` and the wilds in ``cells``); the loader recomputes them."""
+    Sampler (``slots``, ``rots`` and the wilds in ``cells``); the loader recomputes them.
+    These eight change only when a seat places: tuples, replaced whole (``spliced``),
+    so a copy shares them."""
 
     __slots__ = (
         "hand", "known", "unknown", "cells", "slots", "rots", "occ", "ntiles", "points",
@@ -215,16 +211,16 @@ class ChocolatiersState:
     hand: list[int]  # n*6 cards by type
     known: list[int]  # n*6 cards everyone knows each seat holds
     unknown: list[int]  # n: dealt cards not yet seen (hidden from the others)
-    cells: list[int]  # n*36 Sampler grid, anchored
-    slots: list[int]  # n*9 tile id in each frame slot, or -1
-    rots: list[int]  # n*9 rotation of that tile
-    occ: list[int]  # n: bitmask of occupied frame slots
-    ntiles: list[int]
-    points: list[int]  # n: points of the boxed tiles
-    n34: list[int]  # n: boxed tiles worth 3 or 4
+    cells: tuple[int, ...]  # n*36 Sampler grid, anchored
+    slots: tuple[int, ...]  # n*9 tile id in each frame slot, or -1
+    rots: tuple[int, ...]  # n*9 rotation of that tile
+    occ: tuple[int, ...]  # n: bitmask of occupied frame slots
+    ntiles: tuple[int, ...]
+    points: tuple[int, ...]  # n: points of the boxed tiles
+    n34: tuple[int, ...]  # n: boxed tiles worth 3 or 4
     wilds: list[int]  # n: wilds in supply (neither placed nor locked on a reserved tile)
     reserved: list[int]  # n: reserved tile id or -1
-    groups: list[int]  # n*6 largest connected group by type (cache)
+    groups: tuple[int, ...]  # n*6 largest connected group by type (cache)
     deck: list[int]  # card types, drawn from the end (order hidden)
     reshuffled: bool  # the deck is made of reshuffled discards (public composition)
     discard: list[int]  # 6 counts
@@ -245,21 +241,22 @@ class ChocolatiersState:
     unordered: bool  # a determinized copy: deck and hidden tiles drawn at random (draw)
 
     def copy(self) -> ChocolatiersState:
-        """Every list copied (search copies states all the time: list.copy, not deepcopy)."""
+        """Every list copied, the Sampler's tuples shared (search copies states all the
+        time: list.copy, not deepcopy)."""
         c = object.__new__(ChocolatiersState)
         c.hand = self.hand.copy()
         c.known = self.known.copy()
         c.unknown = self.unknown.copy()
-        c.cells = self.cells.copy()
-        c.slots = self.slots.copy()
-        c.rots = self.rots.copy()
-        c.occ = self.occ.copy()
-        c.ntiles = self.ntiles.copy()
-        c.points = self.points.copy()
-        c.n34 = self.n34.copy()
+        c.cells = self.cells
+        c.slots = self.slots
+        c.rots = self.rots
+        c.occ = self.occ
+        c.ntiles = self.ntiles
+        c.points = self.points
+        c.n34 = self.n34
         c.wilds = self.wilds.copy()
         c.reserved = self.reserved.copy()
-        c.groups = self.groups.copy()
+        c.groups = self.groups
         c.deck = self.deck.copy()
         c.reshuffled = self.reshuffled
         c.discard = self.discard.copy()
@@ -379,10 +376,10 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         else:
             s.display = [tiles.pop() for _ in range(LINE_SIZE)]
             s.stacks, s.unused = [tiles], []
-        s.cells = [NO_TILE] * (n * 36)
-        s.slots, s.rots = [-1] * (n * 9), [0] * (n * 9)
-        s.occ, s.ntiles, s.points, s.n34 = [0] * n, [0] * n, [0] * n, [0] * n
-        s.wilds, s.reserved, s.groups = [WILDS_EACH] * n, [-1] * n, [0] * (n * NT)
+        s.cells = (NO_TILE,) * (n * 36)
+        s.slots, s.rots = (-1,) * (n * 9), (0,) * (n * 9)
+        s.occ = s.ntiles = s.points = s.n34 = (0,) * n
+        s.wilds, s.reserved, s.groups = [WILDS_EACH] * n, [-1] * n, (0,) * (n * NT)
         s.first, s.player, s.phase, s.actions_left, s.takes_left = -1, 0, CHOOSE, 2, 0
         s.pending, s.box_from, s.to_pay, s.turn, s.over = -1, -1, [0] * NT, 0, False
         s.unordered = False
@@ -576,9 +573,9 @@ class ChocolatiersRules(Game[ChocolatiersState]):
             s.wilds[p] -= 1
             self._finish_action(s, rng)
         else:
-            s.cells[p * 36 + arg] = WILD
+            s.cells = spliced(s.cells, p * 36 + arg, (WILD,))
             s.wilds[p] -= 1
-            s.groups[p * NT : p * NT + NT] = largest_groups(s.cells, p * 36)
+            s.groups = spliced(s.groups, p * NT, largest_groups(s.cells, p * 36))
             self._finish_action(s, rng)
 
     # ---------------------------------------------------------------- cards
@@ -658,20 +655,20 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         cells, new_occ = placed_cells(
             s.cells[base : base + 36], occ, self.rotated[tile][rot], position
         )
-        s.cells[base : base + 36] = cells
+        s.cells = spliced(s.cells, base, cells)
         _, dr, dc = PLACEMENTS[occ][position]
         if dr or dc:
-            s.slots[p * 9 : p * 9 + 9] = shift_slots(s.slots[p * 9 : p * 9 + 9], dr, dc, -1)
-            s.rots[p * 9 : p * 9 + 9] = shift_slots(s.rots[p * 9 : p * 9 + 9], dr, dc, 0)
+            s.slots = spliced(s.slots, p * 9, shift_slots(s.slots[p * 9 : p * 9 + 9], dr, dc, -1))
+            s.rots = spliced(s.rots, p * 9, shift_slots(s.rots[p * 9 : p * 9 + 9], dr, dc, 0))
         row, col = position_row_col(position)
         slot = p * 9 + 3 * (row + dr) + col + dc
-        s.slots[slot], s.rots[slot] = tile, rot
-        s.occ[p] = new_occ
-        s.ntiles[p] += 1
+        s.slots, s.rots = spliced(s.slots, slot, (tile,)), spliced(s.rots, slot, (rot,))
+        s.occ = spliced(s.occ, p, (new_occ,))
+        s.ntiles = spliced(s.ntiles, p, (s.ntiles[p] + 1,))
         pts = self.tile_points[tile]
-        s.points[p] += pts
-        s.n34[p] += pts in (3, 4)
-        s.groups[p * NT : p * NT + NT] = largest_groups(s.cells, base)
+        s.points = spliced(s.points, p, (s.points[p] + pts,))
+        s.n34 = spliced(s.n34, p, (s.n34[p] + (pts in (3, 4)),))
+        s.groups = spliced(s.groups, p * NT, largest_groups(s.cells, base))
         if s.box_from < LINE_SIZE:
             self._refill_line(s, s.box_from, rng)
         s.pending, s.box_from = -1, -1

@@ -274,7 +274,14 @@ def payable(hand: Sequence[int], base: int, cost: Sequence[int]) -> bool:
     return cheapest_payment(hand, base, cost)[1] == 0
 
 
-def shift_slots(slots: list[int], dr: int, dc: int, fill: int) -> list[int]:
+def spliced(seq: tuple[int, ...], at: int, values: Iterable[int]) -> tuple[int, ...]:
+    """``seq`` with ``values`` written from index ``at`` on, as a new tuple: the state's
+    Sampler fields are tuples, replaced whole when a seat places, so copies share them."""
+    new = tuple(values)
+    return seq[:at] + new + seq[at + len(new) :]
+
+
+def shift_slots(slots: Sequence[int], dr: int, dc: int, fill: int) -> list[int]:
     """The 9 frame slots moved ``dr`` rows down and ``dc`` columns right (re-anchoring after
     a tile placed above or left), vacated slots set to ``fill``."""
     out = [fill] * 9

@@ -27,6 +27,7 @@ from choco_envs.games.chocolatiers.rules import (
     WILD,
     largest_groups,
     position_of,
+    spliced,
 )
 
 T, N, R, M, B, V = range(6)
@@ -110,15 +111,15 @@ def draw_sampler(s: ChocolatiersState, seat: int, rows: list[str]) -> None:
             cells.append(WILD)
         else:
             cells.append(TYPE_LETTERS.index(ch))
-    s.cells[seat * 36 : seat * 36 + 36] = cells
+    s.cells = spliced(s.cells, seat * 36, cells)
     occ = 0
     for slot, spaces in enumerate(SLOT_SPACES):
         if any(cells[i] != NO_TILE for i in spaces):
             occ |= 1 << slot
-            s.slots[seat * 9 + slot] = 0
-    s.occ[seat] = occ
-    s.ntiles[seat] = bin(occ).count("1")
-    s.groups[seat * NT : seat * NT + NT] = largest_groups(s.cells, seat * 36)
+            s.slots = spliced(s.slots, seat * 9 + slot, (0,))
+    s.occ = spliced(s.occ, seat, (occ,))
+    s.ntiles = spliced(s.ntiles, seat, (bin(occ).count("1"),))
+    s.groups = spliced(s.groups, seat * NT, largest_groups(s.cells, seat * 36))
 
 
 def grid(s: ChocolatiersState, seat: int) -> list[str]:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from choco_envs.games.chocolatiers.encoding import ChocolatiersObserver
-from choco_envs.games.chocolatiers.rules import NT, ChocolatiersState, payable
+from choco_envs.games.chocolatiers.rules import NT, ChocolatiersState, payable, spliced
 
 from .helpers import fresh
 
@@ -46,7 +46,7 @@ def test_affordable_is_payable_of_every_tile(edition: str) -> None:
 @pytest.mark.parametrize("edition", ["standard", "classic"])
 def test_observer_totals_are_the_game_totals_at_every_step(edition: str) -> None:
     """The observer keeps its last totals; along a game, and after any field totals
-    read is changed in place, they are ``game.totals`` of the state at hand."""
+    read is changed (in place, or a Sampler tuple replaced), they are ``game.totals`` of the state at hand."""
     game, _, _ = fresh(edition, 4, seed=3)
     obs = ChocolatiersObserver(game)
     for s in random_states(edition, 4, seed=3):
@@ -56,9 +56,12 @@ def test_observer_totals_are_the_game_totals_at_every_step(edition: str) -> None
     edits = [
         ("first", lambda x: setattr(x, "first", (x.first + 2) % 4)),
         ("wilds", lambda x: x.wilds.__setitem__(1, x.wilds[1] + 1)),
-        ("points", lambda x: x.points.__setitem__(2, x.points[2] + 7)),
-        ("n34", lambda x: x.n34.__setitem__(3, x.n34[3] + 2)),
-        ("groups", lambda x: x.groups.__setitem__(NT + 4, x.groups[NT + 4] + 9)),
+        ("points", lambda x: setattr(x, "points", spliced(x.points, 2, (x.points[2] + 7,)))),
+        ("n34", lambda x: setattr(x, "n34", spliced(x.n34, 3, (x.n34[3] + 2,)))),
+        (
+            "groups",
+            lambda x: setattr(x, "groups", spliced(x.groups, NT + 4, (x.groups[NT + 4] + 9,))),
+        ),
     ]
     for _name, edit in edits:
         edit(s)

@@ -244,7 +244,7 @@ def test_a_tile_joins_on_a_full_edge_and_left_or_above_reanchors_the_sampler() -
     assert offered == {(-1, 0), (1, 0), (0, -1), (0, 1)}  # no diagonal, full edges only
     game.apply(s, place(0, -1), rng)
     assert grid(s, 0)[:2] == ["BBTV  ", "BBTV  "]
-    assert s.slots[0:3] == [14, TVTV, -1]
+    assert s.slots[0:3] == (14, TVTV, -1)
 
 
 def test_right_of_the_second_tile_is_offered() -> None:

@@ -70,7 +70,7 @@ def test_kira_scores_43_with_all_three_wilds_accounted_for() -> None:
                 game.apply(s, next(t for t in range(6) if s.tray[t]), rng)
     assert s.over and s.first == 0
     assert grid(s, 1) == KIRA and grid(s, 0) == DAVID
-    assert s.wilds == [3, 1] and s.points == [27, 30]
+    assert s.wilds == [3, 1] and s.points == (27, 30)
     kira = sorted(name for name, seat in game.score_tile_winners(s).items() if seat == 1)
     assert kira == ["mint", "nut_cluster", "violet"]
     assert (groups(s, 1)["nut_cluster"], groups(s, 1)["mint"], groups(s, 1)["violet"]) == (7, 5, 3)
@@ -115,9 +115,9 @@ def test_three_or_four_tile_majority() -> None:
     put_in_line(s, 1, 17)  # "TNNN 5": not a 3 or 4
     set_hand(s, 0, "T1 N3")
     box(game, s, rng, BOX + 1, 0, 1)
-    assert s.n34 == [1, 0]
+    assert s.n34 == (1, 0)
     assert game.score_tile_winners(s)["three_or_four"] == 0
-    s.n34[1] = 1
+    s.n34 = (1, 1)
     assert game.score_tile_winners(s)["three_or_four"] == -1
     classic, cs, _ = fresh("classic")
     assert "three_or_four" not in classic.score_tile_winners(cs)
