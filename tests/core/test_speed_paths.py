@@ -215,6 +215,26 @@ def test_copy_covers_every_field_and_shares_no_list(
                 assert all(x is not y for x, y in zip(a, b, strict=True) if isinstance(x, list))
 
 
+@pytest.mark.parametrize(("env_id", "options"), _configs(), ids=lambda v: str(v))
+def test_determinize_shares_no_list_with_the_state_it_samples(
+    env_id: str, options: dict[str, object]
+) -> None:
+    """``determinize`` may share what cannot change (ints, tuples: Chocolatiers' Sampler)
+    and may leave ``copy``'s lists to be replaced (``copy(hidden=False)``), but the sample
+    it returns holds no list of the state it came from: playing on it changes nothing."""
+    game = make_game(env_id, **options)
+    rng = random.Random(5)
+    for s, p in _states(game, 40, seed=4):
+        d = game.determinize(s, p, rng)  # type: ignore[attr-defined]
+        for name in type(s).__slots__:
+            a, b = getattr(s, name), getattr(d, name)
+            assert not isinstance(a, list) or a is not b, name
+            if isinstance(a, list) and isinstance(b, list):
+                inner = {id(x) for x in a if isinstance(x, list)}
+                assert not any(id(y) in inner for y in b if isinstance(y, list)), name
+            assert not isinstance(a, (dict, set, bytearray)) or a is not b, name
+
+
 @pytest.mark.parametrize("edition", ["standard", "classic"])
 def test_chocolatiers_totals_batch_is_totals(edition: str) -> None:
     """The vectorised totals (Score tiles by ``single_best``, First, wilds, tile points)

@@ -240,9 +240,10 @@ class ChocolatiersState:
     over: bool
     unordered: bool  # a determinized copy: deck and hidden tiles drawn at random (draw)
 
-    def copy(self) -> ChocolatiersState:
+    def copy(self, hidden: bool = True) -> ChocolatiersState:
         """Every list copied, the Sampler's tuples shared (search copies states all the
-        time: list.copy, not deepcopy)."""
+        time: list.copy, not deepcopy); ``hidden=False`` leaves the deck and the hidden
+        tiles shared, for ``determinize``, which replaces them."""
         c = object.__new__(ChocolatiersState)
         c.hand = self.hand.copy()
         c.known = self.known.copy()
@@ -257,13 +258,13 @@ class ChocolatiersState:
         c.wilds = self.wilds.copy()
         c.reserved = self.reserved.copy()
         c.groups = self.groups
-        c.deck = self.deck.copy()
+        c.deck = self.deck.copy() if hidden else self.deck
         c.reshuffled = self.reshuffled
         c.discard = self.discard.copy()
         c.tray = self.tray.copy()
         c.display = self.display.copy()
-        c.stacks = list(map(list.copy, self.stacks))
-        c.unused = self.unused.copy()
+        c.stacks = list(map(list.copy, self.stacks)) if hidden else self.stacks
+        c.unused = self.unused.copy() if hidden else self.unused
         c.first = self.first
         c.player = self.player
         c.phase = self.phase
@@ -793,7 +794,7 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         Pools are sorted first, so the result depends only on what ``player`` sees and
         ``rng``. A seat in the middle of paying is known to afford its tile: its unseen
         cards are drawn among those that let it finish paying, weighted by their deals."""
-        d = s.copy()
+        d = s.copy(hidden=False)
         d.unordered = True
         unknown = s.unknown
         if not s.reshuffled or sum(unknown) > unknown[player]:  # others hold unseen cards
@@ -802,14 +803,14 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         if s.reshuffled:
             d.deck = sorted(s.deck)
         if self.classic:  # the tiles under the tops and back in the box: one unseen pool
-            pool = sorted([t for st in s.stacks for t in st] + s.unused)
+            pool = sorted(itertools.chain(*s.stacks, s.unused))
             d.stacks, at = [], 0
             for st in s.stacks:  # as many in each place, any tile in any (drawn at random)
                 d.stacks.append(pool[at : at + len(st)])
                 at += len(st)
             d.unused = pool[at:]
         else:  # the standard stack: its tiles are known, not their order
-            d.stacks = [sorted(s.stacks[0])]
+            d.stacks, d.unused = [sorted(s.stacks[0])], s.unused.copy()
         return d
 
     def _deal_unseen_cards(
