@@ -134,7 +134,7 @@ class ChocolatiersObserver:
         self._hands = [slice(b, b + NT) for b in range(0, NT * n, NT)]
         self._no_deck = (0,) * (NT + 1)
         #: the last ``game.totals`` computed, and what it read (see ``totals``)
-        self._totals_key: list[int] = []
+        self._totals_key: tuple[object, ...] = ()
         self._totals_value: list[int] = []
         #: a state's row for ``batch_rows``: its counts (one byte each; a second format,
         #: two bytes each, for a count past 255), Sampler cells, then tile rows (display,
@@ -235,8 +235,9 @@ class ChocolatiersObserver:
     def totals(self, s: ChocolatiersState) -> list[int]:
         """``game.totals(s)``, the last result kept: it reads only First, the wilds, the
         boxed tiles' points and 3-or-4 counts and the groups, which change a few times a
-        game (a test ties the two)."""
-        key = [s.first, *s.wilds, *s.points, *s.n34, *s.groups]
+        game (a test ties the two). The last three are tuples, replaced whole when they
+        change: the key holds them, and compares them by identity before their values."""
+        key = (s.first, *s.wilds, s.points, s.n34, s.groups)
         if key != self._totals_key:
             self._totals_key, self._totals_value = key, self.game.totals(s)
         return self._totals_value
@@ -352,7 +353,7 @@ class ChocolatiersObserver:
         """(n * 8, 36): per seat in relative order, planes of its anchored 6x6 grid. The
         last result per observer is kept, as Samplers change only a few times a game."""
         hit = self._planes_last.get(player)
-        if hit is not None and hit[0] == s.cells:
+        if hit is not None and (hit[0] is s.cells or hit[0] == s.cells):
             return hit[1]
         cut = player * 36
         cells = np.asarray(s.cells[cut:] + s.cells[:cut], dtype=np.intp) + 2
