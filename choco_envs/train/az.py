@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import math
 import random
 import sys
@@ -47,6 +46,7 @@ from typing import Any
 import numpy as np
 
 from choco_envs.core.errors import ChocoError, ConfigError
+from choco_envs.train.curves import Curve
 
 
 @dataclass
@@ -509,29 +509,6 @@ def meta_of(args: Args, setup: Setup, games: int, arena: dict, command: str) -> 
     }
 
 
-def plot_curve(curve: list[dict[str, Any]], path: Path, title: str) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    opponents = sorted({k for row in curve for k in row.get("win_rate", {})})
-    for opp in opponents:
-        xs = [row["minutes"] for row in curve if opp in row.get("win_rate", {})]
-        ys = [row["win_rate"][opp] for row in curve if opp in row.get("win_rate", {})]
-        ax.plot(xs, ys, marker="o", label=f"network alone vs {opp}")
-    ax.set_xlabel("training minutes")
-    ax.set_ylabel("win rate")
-    ax.set_ylim(0, 1)
-    ax.grid(alpha=0.3)
-    ax.legend(loc="lower right")
-    ax.set_title(title)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-
-
 # ---------------------------------------------------------------- the loop
 def train(args: Args, command: str = "") -> Path:
     import torch
@@ -549,7 +526,8 @@ def train(args: Args, command: str = "") -> Path:
     optimizer = torch.optim.Adam(
         model.parameters(), lr=args.learning_rate, weight_decay=args.weight_decay
     )
-    games_before, minutes_before, curve = 0, 0.0, []
+    games_before, minutes_before = 0, 0.0
+    curve = Curve(run_dir, "games", setup.resume)
     if setup.start is not None:
         start, _ = load_policy(setup.start, args.env_id, dict(setup.game.config))
         weights = {k: v for k, v in start.state_dict().items() if not k.startswith("critic.")}
@@ -571,9 +549,6 @@ def train(args: Args, command: str = "") -> Path:
             optimizer.load_state_dict(saved["optimizer"])
         games_before = int(meta["steps_trained"])
         minutes_before = float(meta["training"].get("minutes", 0.0))
-        curve_file = setup.resume.with_name("curve.json")
-        if curve_file.is_file():
-            curve = json.loads(curve_file.read_text())
     model.eval()
     writer = None
     if args.track:
@@ -597,13 +572,7 @@ def train(args: Args, command: str = "") -> Path:
     def record(arena: dict[str, Any]) -> None:
         games = games_before + selfplay.games_done
         rates = {k: v["win_rate"] for k, v in arena.items()}
-        row: dict[str, Any] = {
-            "minutes": round(minutes(), 2),
-            "games": games,
-            "win_rate": rates,
-        }
-        curve.append(row)
-        (run_dir / "curve.json").write_text(json.dumps(curve, indent=1))
+        curve.add(minutes(), games, rates, "az")
         for opp, res in arena.items():
             if writer is not None:
                 writer.add_scalar(f"eval/{opp}", res["win_rate"], games)
@@ -673,8 +642,7 @@ def train(args: Args, command: str = "") -> Path:
     meta["training"]["minutes"] = round(minutes(), 2)
     meta["training"]["simulations_per_s"] = round(selfplay.simulations / max(spent, 1e-9), 1)
     path = save_checkpoint(run_dir / "final.safetensors", model, meta)
-    if len(curve) >= 1:
-        plot_curve(curve, run_dir / "curve.png", f"{args.env_id} az")
+    curve.plot(run_dir / "curve.png", f"{args.env_id} az")
     if writer is not None:
         writer.close()
     print(f"saved {path} after {games_before + selfplay.games_done} self-play games")

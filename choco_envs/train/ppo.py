@@ -851,6 +851,7 @@ def train(args: Args, command: str = "") -> Path:
 
     from choco_envs.policy.checkpoint import load_policy, save_checkpoint
     from choco_envs.policy.net import ActorCritic
+    from choco_envs.train.curves import Curve
     from choco_envs.train.games import LEARNER, PAST
     from choco_envs.train.imitation import warm_start
 
@@ -869,6 +870,15 @@ def train(args: Args, command: str = "") -> Path:
         if args.init_from:
             start_from(model, setup, args)
     write_args(args, run_dir / "args.yaml")
+    curve = Curve(run_dir, "steps", Path(args.resume) if args.resume else None)
+    began = time.time()
+    minutes_before = curve.points[-1]["minutes"] if curve.points else 0.0
+
+    def on_curve(stats: dict[str, float], prefix: str, steps: int, phase: str) -> None:
+        rates = {k[len(prefix) :]: v for k, v in stats.items() if k.startswith(prefix)}
+        if rates:
+            curve.add(minutes_before + (time.time() - began) / 60, steps, rates, phase)
+
     writer = None
     if args.track:
         from torch.utils.tensorboard import SummaryWriter
@@ -885,12 +895,16 @@ def train(args: Args, command: str = "") -> Path:
             for key, value in stats.items():
                 writer.add_scalar(key, value, step)
 
+    def imitation_round(r: int, stats: dict[str, float]) -> None:
+        log(stats, r)
+        on_curve(stats, "imitation/win_rate_vs_", steps_done, f"imitation round {r}")
+
     imitation: dict[str, Any] | None = None
     if args.imitate:
         imitation = warm_start(
             model,
             args,
-            log=lambda r, stats: log(stats, r),
+            log=imitation_round,
             bar=lambda total, desc, unit: progress_bar(args, total, desc, unit),
             evaluate_now=lambda games, seed: run_eval(model, args, games, seed),
         )
@@ -1001,6 +1015,7 @@ def train(args: Args, command: str = "") -> Path:
                 save_checkpoint(run_dir / "best.safetensors", model, meta)
             if bar is not None:
                 bar.set_postfix({opp: f"{res['win_rate']:.2f}" for opp, res in arena.items()})
+            on_curve(stats, "eval/win_rate_vs_", steps, "ppo")
         log(stats, steps)
 
     if vec is not None:
@@ -1032,6 +1047,9 @@ def train(args: Args, command: str = "") -> Path:
     if kept is not None:
         meta["training"]["kept_best"] = kept
     save_checkpoint(setup.save_path, model, meta)
+    final_rates = {f"eval/win_rate_vs_{opp}": res["win_rate"] for opp, res in arena.items()}
+    on_curve(final_rates, "eval/win_rate_vs_", steps_done + collected, "final")
+    curve.plot(run_dir / "curve.png", f"{args.env_id} ppo")
     for opp, res in arena.items():
         log({f"eval/win_rate_vs_{opp}": res["win_rate"]}, steps_done + collected)
         low, high = res["win_rate_ci95"]

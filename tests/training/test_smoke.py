@@ -3,6 +3,7 @@ each), and what a run must do: its budget, its outputs, resume, workers, keep_be
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -63,6 +64,14 @@ def test_launcher_trains_imitates_evaluates_and_writes_the_run_folder(tmp_path: 
     imitation = meta["training"]["imitation"]
     assert imitation["teacher"] == "greedy" and imitation["decisions"] > 20
     assert not (tmp_path / "checkpoints").exists()
+    # the learning curve: a point per imitation screen, per periodic evaluation, the final
+    curve = json.loads((run / "curve.json").read_text())
+    phases = [p["phase"] for p in curve]
+    assert phases[:2] == ["imitation round 0", "imitation round 1"] and phases[-1] == "final"
+    assert "ppo" in phases and all(set(p["win_rate"]) == {"random", "greedy"} for p in curve)
+    assert [p["minutes"] for p in curve] == sorted(p["minutes"] for p in curve)
+    assert curve[-1]["steps"] == meta["steps_trained"]
+    assert (run / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_choco_train_runs_a_shipped_config_into_runs(tmp_path: Path) -> None:
@@ -102,6 +111,10 @@ def test_resume_and_worker_processes_with_three_players(tmp_path: Path) -> None:
     second = train(Args(**base, resume=str(first), run_name="b"))
     # total_timesteps counts the resumed steps too: the second run adds what is left
     assert meta["steps_trained"] + 300 <= read_metadata(second)["steps_trained"]
+    # the resumed run's curve continues the curve of the folder it resumed from
+    finals = json.loads((second.parent / "curve.json").read_text())
+    assert [p["phase"] for p in finals] == ["final", "final"]
+    assert finals[0]["steps"] == meta["steps_trained"] < finals[1]["steps"]
     done = train(Args(**base, resume=str(second), run_name="c"))
     # a budget already spent adds no update (the resumed steps are kept as they were)
     assert read_metadata(done)["steps_trained"] == read_metadata(second)["steps_trained"]
