@@ -11,11 +11,12 @@ on a pool of states met in random play: ``determinize`` and ``copy`` (us a call)
 ``legal_actions``, ``legal_mask`` and ``apply`` (calls/s); then for every observation
 encoder: random AEC play with it, and its observations/s one at a time (``encode``) and
 for a batch of 256 states (``encode_batch``). The random policy is the same for every env:
-a uniform choice among the masked actions. Every rate is the best of a few rounds, which
-keeps the figures steadier on a loaded machine, and every ratio to connect_four_v3
-divides by the reference measured again beside its row, round for round, so a load that
-comes or goes during the run moves both sides of the ratio alike (the rounds of
-``encode`` and ``encode_batch`` are interleaved the same way, for the batch ratio).
+a uniform choice among the masked actions. Every rate is the best of a few rounds
+(``--rounds``), which keeps the figures steadier on a loaded machine, and every ratio to
+connect_four_v3 is the median of the rounds' ratios, each round of a row measured just
+after a round of the reference, so a load that comes or goes during the run moves both
+sides of a ratio alike and a burst that hits one round does not move the median (the
+rounds of ``encode`` and ``encode_batch`` are paired the same way, for the batch ratio).
 
 Examples:
     choco bench                       # every env, 3 s per measurement
@@ -28,11 +29,12 @@ import argparse
 import gc
 import json
 import random
+import statistics
 import sys
 import time
 import tracemalloc
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -54,8 +56,9 @@ BATCH = 256
 BATCH_BUDGET = 3.0
 #: determinize + copy of one state, us
 SEARCH_COPY_BUDGET_US = 10.0
-#: rounds each rate is measured in (the best counts)
-ROUNDS = 3
+#: rounds each rate is measured in (the best rate counts; a ratio is the median of the
+#: rounds' ratios)
+ROUNDS = 5
 COPY_BUDGET_US = 20.0
 STATE_BUDGET_BYTES = 8 * 1024
 ENV_BUDGET_BYTES = 1 * 1024 * 1024
@@ -66,6 +69,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--env", action="append", help="only this env id (repeatable)")
     parser.add_argument(
         "--seconds", type=float, default=3.0, help="time per measurement, > 0 (default 3)"
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=ROUNDS,
+        help=f"rounds a measurement's seconds are split into, >= 1 (default {ROUNDS}): a rate "
+        "is the best round, a ratio the median of the rounds' ratios",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the random policy and games")
     parser.add_argument("--json", type=Path, help="write the results as JSON here")
@@ -106,21 +116,43 @@ def best_of_rounds(measure_once: Any, seconds: float, rounds: int = ROUNDS) -> A
     return max(measure_once(seconds / rounds) for _ in range(rounds))
 
 
+class Beside(NamedTuple):
+    """A rate measured beside a reference (:func:`beside`)."""
+
+    #: the best of the rounds' results (a rate, or a tuple whose first number is one)
+    best: Any
+    #: the best of the reference's rounds (None: no reference)
+    ref: float | None
+    #: the median over the rounds of (the round's rate / the reference's rate measured
+    #: just before it); None without a reference
+    ratio: float | None
+    #: each round's ratio, in order
+    ratios: list[float]
+
+
+def _first(result: Any) -> float:
+    return float(result[0] if isinstance(result, tuple) else result)
+
+
 def beside(
     measure_once: Any, reference_once: Any | None, seconds: float, rounds: int = ROUNDS
-) -> tuple[Any, float | None]:
-    """The best of ``rounds`` rounds of ``measure_once(seconds / rounds)`` and, when a
-    reference is given, the best of as many rounds of it, interleaved round by round: a
-    ratio of the two compares rates measured in the same few seconds, so a machine whose
-    load changes during a run moves both alike."""
+) -> Beside:
+    """``rounds`` rounds of ``measure_once(seconds / rounds)``, each just after a round
+    of the reference when one is given: a ratio of two rates measured in the same second
+    moves little when the machine's load changes during a run, and the median of the
+    rounds' ratios is not moved by one round that a burst of load hit on one side only
+    (the best of each side, divided, is)."""
     best: Any = None
-    ref = 0.0
+    ref: float | None = None
+    ratios: list[float] = []
     for _ in range(rounds):
-        if reference_once is not None:
-            ref = max(ref, reference_once(seconds / rounds))
+        ref_now = reference_once(seconds / rounds) if reference_once is not None else None
         result = measure_once(seconds / rounds)
         best = result if best is None else max(best, result)
-    return best, (ref if reference_once is not None else None)
+        if ref_now is not None:
+            ref = ref_now if ref is None else max(ref, ref_now)
+            ratios.append(_first(result) / ref_now)
+    return Beside(best, ref, statistics.median(ratios) if ratios else None, ratios)
 
 
 def call_rate(fn: Any, args: list[tuple[Any, ...]], seconds: float) -> float:
@@ -177,7 +209,9 @@ def apply_rate(game: Any, seconds: float, seed: int) -> float:
     return steps / spent
 
 
-def measure_search_ops(game: Any, seconds: float, seed: int) -> dict[str, float]:
+def measure_search_ops(
+    game: Any, seconds: float, seed: int, rounds: int = ROUNDS
+) -> dict[str, float]:
     """What a search spends its time on, on a pool of states met in random play."""
     pool = sample_states(game, BATCH, seed)
     states = [(s,) for s, _ in pool]
@@ -185,13 +219,17 @@ def measure_search_ops(game: Any, seconds: float, seed: int) -> dict[str, float]
     per = seconds / 5
     det = [(s, p, rng) for s, p in pool]
     out = {
-        "determinize_per_s": best_of_rounds(lambda t: call_rate(game.determinize, det, t), per),
-        "copy_per_s": best_of_rounds(lambda t: call_rate(game.copy, states, t), per),
-        "legal_actions_per_s": best_of_rounds(
-            lambda t: call_rate(game.legal_actions, states, t), per
+        "determinize_per_s": best_of_rounds(
+            lambda t: call_rate(game.determinize, det, t), per, rounds
         ),
-        "legal_mask_per_s": best_of_rounds(lambda t: call_rate(game.legal_mask, states, t), per),
-        "apply_per_s": best_of_rounds(lambda t: apply_rate(game, t, seed), per),
+        "copy_per_s": best_of_rounds(lambda t: call_rate(game.copy, states, t), per, rounds),
+        "legal_actions_per_s": best_of_rounds(
+            lambda t: call_rate(game.legal_actions, states, t), per, rounds
+        ),
+        "legal_mask_per_s": best_of_rounds(
+            lambda t: call_rate(game.legal_mask, states, t), per, rounds
+        ),
+        "apply_per_s": best_of_rounds(lambda t: apply_rate(game, t, seed), per, rounds),
     }
     out["determinize_us"] = 1e6 / out["determinize_per_s"]
     out["copy_us"] = 1e6 / out["copy_per_s"]
@@ -199,19 +237,24 @@ def measure_search_ops(game: Any, seconds: float, seed: int) -> dict[str, float]
     return out
 
 
-def encode_rates(encoder: Any, pool: list[Any], seconds: float) -> tuple[float, float]:
+def encode_rates(
+    encoder: Any, pool: list[Any], seconds: float, rounds: int = ROUNDS
+) -> tuple[float, float, float]:
     """(observations/s one at a time, observations/s by ``encode_batch`` of the whole
-    pool) of one encoder, their rounds interleaved (:func:`beside`), so that the batch
-    ratio compares rates measured in the same few seconds."""
+    pool, the batch ratio) of one encoder, their rounds interleaved (:func:`beside`): the
+    ratio is the median of the rounds' ratios, each of two rates measured in the same
+    second."""
     args = [(s, p) for s, p in pool]
     states, players = [s for s, _ in pool], [p for _, p in pool]
-    batch, one = beside(
-        lambda t: call_rate(encoder.encode_batch, [(states, players)], t),
+    size = len(pool)
+    paired = beside(
+        lambda t: size * call_rate(encoder.encode_batch, [(states, players)], t),
         lambda t: call_rate(encoder.encode, args, t),
         seconds / 2,
+        rounds,
     )
-    assert one is not None
-    return one, batch * len(pool)
+    assert paired.ref is not None and paired.ratio is not None
+    return paired.ref, paired.best, paired.ratio
 
 
 def raw_playouts(game: Any, seconds: float, seed: int) -> float:
@@ -297,7 +340,7 @@ def connect_four_round(seed: int) -> Any | None:
     return lambda t: float(aec_random_play(env, t, seed)[0])
 
 
-def openspiel_connect_four(seconds: float, seed: int) -> dict[str, Any]:
+def openspiel_connect_four(seconds: float, seed: int, rounds: int = ROUNDS) -> dict[str, Any]:
     """OpenSpiel's C++ connect four through pyspiel, the native ceiling: random playouts
     (``legal_actions`` + ``apply_action``), and the same with the observation tensor of
     the seat to act built every step. ``{"note": why}`` when pyspiel is not importable."""
@@ -322,8 +365,8 @@ def openspiel_connect_four(seconds: float, seed: int) -> dict[str, Any]:
         return steps / (time.perf_counter() - start)
 
     return {
-        "raw_steps_per_s": best_of_rounds(lambda t: playouts(False, t), seconds / 2),
-        "observed_steps_per_s": best_of_rounds(lambda t: playouts(True, t), seconds / 2),
+        "raw_steps_per_s": best_of_rounds(lambda t: playouts(False, t), seconds / 2, rounds),
+        "observed_steps_per_s": best_of_rounds(lambda t: playouts(True, t), seconds / 2, rounds),
     }
 
 
@@ -351,26 +394,28 @@ def measure(
     seconds: float,
     seed: int,
     reference: bool,
+    rounds: int = ROUNDS,
 ) -> dict[str, Any]:
     from choco_envs.registry import make, make_game
 
     c4 = connect_four_round(seed) if reference else None
-    ref = best_of_rounds(c4, seconds) if c4 is not None else None
+    ref = best_of_rounds(c4, seconds, rounds) if c4 is not None else None
     if ref:
         print(f"connect_four_v3 reference: {ref:,.0f} AEC steps/s", file=sys.stderr)
-    native = openspiel_connect_four(seconds, seed) if reference else {"note": "not measured"}
+    native = (
+        openspiel_connect_four(seconds, seed, rounds) if reference else {"note": "not measured"}
+    )
     rows = []
     for env_id, options, aec_budget, raw_budget in cases:
         label = env_id + "".join(f" {k}={v}" for k, v in options.items())
         print(f"measuring {label} ...", file=sys.stderr)
         env = make(env_id, **options)
-        (aec_steps, games), row_ref = beside(
-            lambda t, e=env: aec_random_play(e, t, seed), c4, seconds
-        )
+        aec = beside(lambda t, e=env: aec_random_play(e, t, seed), c4, seconds, rounds)
+        aec_steps, games = aec.best
         game = make_game(env_id, **options)
-        raw = best_of_rounds(lambda t, g=game: raw_playouts(g, t, seed), seconds)
+        raw = beside(lambda t, g=game: raw_playouts(g, t, seed), c4, seconds, rounds)
         _, state_bytes = copy_cost(game, seed)
-        ops = measure_search_ops(game, seconds, seed)
+        ops = measure_search_ops(game, seconds, seed, rounds)
         copy_us = ops["copy_us"]
         one = env_memory(env_id, options, 1)
         many = env_memory(env_id, options, 256)
@@ -378,7 +423,7 @@ def measure(
             "env": label,
             "aec_steps_per_s": aec_steps,
             "games_per_s": games,
-            "raw_steps_per_s": raw,
+            "raw_steps_per_s": raw.best,
             "state_bytes": state_bytes,
             "env_bytes": one,
             "envs256_bytes": many,
@@ -386,10 +431,10 @@ def measure(
             "raw_budget": raw_budget,
             **ops,
         }
-        if row_ref:
-            row["reference_steps_per_s"] = row_ref
-            row["aec_ratio"] = aec_steps / row_ref
-            row["raw_ratio"] = raw / row_ref
+        if aec.ratio is not None and raw.ratio is not None:
+            row["reference_steps_per_s"] = aec.ref
+            row["aec_ratio"], row["aec_round_ratios"] = aec.ratio, aec.ratios
+            row["raw_ratio"], row["raw_round_ratios"] = raw.ratio, raw.ratios
         row["ok"] = all(
             [
                 row.get("aec_ratio", aec_budget) >= aec_budget,
@@ -407,7 +452,8 @@ def measure(
         "reference_openspiel_connect_four": native,
         "seconds": seconds,
         "rows": rows,
-        "encoders": measure_encoders(cases, seconds, seed, c4),
+        "rounds": rounds,
+        "encoders": measure_encoders(cases, seconds, seed, c4, rounds),
         "checkpoints": checkpoint_sizes(),
     }
 
@@ -417,6 +463,7 @@ def measure_encoders(
     seconds: float,
     seed: int,
     c4: Any | None,
+    rounds: int = ROUNDS,
 ) -> list[dict[str, Any]]:
     """Random AEC play with each encoder of each case, beside the reference (``c4``: one
     round of it, see :func:`connect_four_round`; None: not measured)."""
@@ -430,8 +477,9 @@ def measure_encoders(
         for name, encoder in game.encoders.items():
             print(f"measuring {label} observation={name} ...", file=sys.stderr)
             env = make(env_id, observation=name, **options)
-            (steps, _), ref = beside(lambda t, e=env: aec_random_play(e, t, seed), c4, seconds)
-            one, batch = encode_rates(encoder, pool, seconds)
+            aec = beside(lambda t, e=env: aec_random_play(e, t, seed), c4, seconds, rounds)
+            steps = aec.best[0]
+            one, batch, batch_ratio = encode_rates(encoder, pool, seconds, rounds)
             row: dict[str, Any] = {
                 "env": label,
                 "encoder": name,
@@ -439,11 +487,11 @@ def measure_encoders(
                 "aec_steps_per_s": steps,
                 "encode_per_s": one,
                 "encode_batch_per_s": batch,
-                "batch_ratio": batch / one,
+                "batch_ratio": batch_ratio,
             }
-            if ref:
-                row["reference_steps_per_s"] = ref
-                row["ratio"] = steps / ref
+            if aec.ratio is not None:
+                row["reference_steps_per_s"] = aec.ref
+                row["ratio"], row["round_ratios"] = aec.ratio, aec.ratios
             row["ok"] = (
                 row.get("ratio", ENCODER_BUDGET) >= ENCODER_BUDGET
                 and row["batch_ratio"] >= BATCH_BUDGET
@@ -456,15 +504,16 @@ def to_markdown(result: dict[str, Any]) -> str:
     ref = result["reference_connect_four_steps_per_s"]
     native = result.get("reference_openspiel_connect_four") or {}
     lines = [
-        f"`choco bench`, {result['seconds']:g} s a measurement, every rate the best of "
-        f"{ROUNDS} rounds. Ratios within one run are what count: absolute rates move with "
-        "the machine's load.",
+        f"`choco bench`, {result['seconds']:g} s a measurement in "
+        f"{result.get('rounds', ROUNDS)} rounds, every rate the best round. Ratios within one "
+        "run are what count: absolute rates move with the machine's load.",
         "",
         f"connect_four_v3 (reference, same run): {ref:,.0f} random AEC steps/s at the start; "
-        "every x c4 ratio divides by connect_four_v3 measured again beside that row, its "
-        "rounds interleaved with the row's (`reference_steps_per_s` in the JSON), so a load "
-        "that changes during the run moves both sides of a ratio alike (the batch x one "
-        "ratios interleave their two rates' rounds the same way)"
+        "every x c4 ratio is the median over the rounds of a round's rate divided by "
+        "connect_four_v3 measured just before it (each round's ratio is in the JSON), so a "
+        "load that changes during the run moves both sides of a ratio alike and one round "
+        "hit by a burst does not move the median (the batch x one ratios pair their two "
+        "rates' rounds the same way)"
         if ref
         else "connect_four_v3 reference not measured",
         "",
@@ -572,13 +621,21 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.rounds < 1:
+        print(
+            f"choco bench: --rounds {args.rounds} is not allowed; allowed: an integer >= 1",
+            file=sys.stderr,
+        )
+        return 2
     for flag in ("json", "markdown", "plot"):
         path = getattr(args, flag)
         if path is not None and not path.resolve().parent.is_dir():
             print(f"choco bench: --{flag} {path}: its folder does not exist", file=sys.stderr)
             return 2
     cases = [c for c in bench_cases() if not args.env or c[0] in args.env]
-    result = measure(cases, args.seconds, args.seed, reference=not args.no_reference)
+    result = measure(
+        cases, args.seconds, args.seed, reference=not args.no_reference, rounds=args.rounds
+    )
     table = to_markdown(result)
     print(table)
     if args.json:

@@ -89,12 +89,21 @@ def test_bench_reports_ratios_against_connect_four(tmp_path: Path) -> None:
     measured = {r["encoder"] for r in result["encoders"]}
     assert measured == set(make_game("chocolates_v0").encoders)  # every encoder, not only flat
     assert all(r["ratio"] > 0 and isinstance(r["ok"], bool) for r in result["encoders"])
-    # each ratio divides by the reference measured beside its own row
-    assert row["aec_ratio"] == pytest.approx(row["aec_steps_per_s"] / row["reference_steps_per_s"])
+    # each ratio is the median of its rounds' ratios, each beside the reference's round
+    import statistics
+
+    assert result["rounds"] == 5 and len(row["aec_round_ratios"]) == 5
+    assert row["aec_ratio"] == pytest.approx(statistics.median(row["aec_round_ratios"]))
+    assert row["raw_ratio"] == pytest.approx(statistics.median(row["raw_round_ratios"]))
     assert all(
-        r["ratio"] == pytest.approx(r["aec_steps_per_s"] / r["reference_steps_per_s"])
+        r["ratio"] == pytest.approx(statistics.median(r["round_ratios"]))
         for r in result["encoders"]
     )
+
+
+def test_bench_refuses_rounds_below_one(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--env", "chocolates_v0", "--rounds", "0"]) == 2
+    assert "--rounds 0 is not allowed; allowed: an integer >= 1" in capsys.readouterr().err
 
 
 def test_a_ratio_is_taken_beside_its_row_so_a_load_change_moves_both_sides() -> None:
@@ -116,10 +125,26 @@ def test_a_ratio_is_taken_beside_its_row_so_a_load_change_moves_both_sides() -> 
         calls.append("env")
         return 200.0 * speed["now"]
 
-    best, ref = beside(env, reference, 3.0)
-    assert (best, ref) == (100.0, 50.0) and best / ref == 2.0 and best / start == 1.0
+    paired = beside(env, reference, 3.0)
+    assert (paired.best, paired.ref) == (100.0, 50.0) and paired.best / start == 1.0
+    assert paired.ratio == 2.0 and paired.ratios == [2.0] * ROUNDS
     assert calls == ["ref", "env"] * ROUNDS  # interleaved round by round
-    assert beside(env, None, 3.0) == (100.0, None)  # no reference: the rate alone
+    alone = beside(env, None, 3.0)  # no reference: the rate alone
+    assert (alone.best, alone.ref, alone.ratio) == (100.0, None, None)
+
+
+def test_a_ratio_is_the_median_of_its_rounds_so_one_load_change_does_not_move_it() -> None:
+    """The load comes in round 1 between the reference's round and the env's, and stays:
+    the best of each side, divided, pairs the reference's unloaded round with the env's
+    loaded ones and reads 200 / 100 = 2.0 against a true 4.0; the median of the rounds'
+    ratios reads 4.0 (one round of five reads 2.0)."""
+    from choco_envs.cli.bench import beside
+
+    refs = iter([100.0, 50.0, 50.0, 50.0, 50.0])  # the machine at full speed, then halved
+    envs = iter([200.0, 200.0, 200.0, 200.0, 200.0])  # 400 at full speed: always halved
+    paired = beside(lambda t: next(envs), lambda t: next(refs), 5.0, rounds=5)
+    assert (paired.best, paired.ref) == (200.0, 100.0) and paired.best / paired.ref == 2.0
+    assert paired.ratios == [2.0, 4.0, 4.0, 4.0, 4.0] and paired.ratio == 4.0
 
 
 @pytest.mark.parametrize(
