@@ -225,6 +225,12 @@ def popcount(x: Any) -> Any:
     return (x + (x >> 8)) & 0x1F
 
 
+#: popcount of every 16-bit mask, looked up by ``card_truth_matrix`` (one gather instead
+#: of popcount's ten array operations)
+_POPCOUNT = popcount(np.arange(1 << GRID_CELLS, dtype=np.int64)).astype(np.int8)
+_POPCOUNT.flags.writeable = False
+
+
 def _next_to(m: Any) -> tuple[Any, Any, Any, Any]:
     """The cells whose neighbour below, above, to the right, to the left is in ``m``."""
     return m >> 4, (m << 4) & _FULL, (m >> 1) & _NOT_COLUMN_3, (m << 1) & _NOT_COLUMN_0
@@ -265,7 +271,7 @@ def card_truth_matrix(layouts: Any) -> np.ndarray:
     beside = layouts[:, GRID_CELLS:] // NUM_SHAPES
     t = [((types == k) * _CELL_BITS).sum(axis=1) for k in range(NUM_TYPES)]
     s = [((shapes == k) * _CELL_BITS).sum(axis=1) for k in range(NUM_SHAPES)]
-    pc = popcount
+    pc = _POPCOUNT.take
 
     def in_lines(mask: np.ndarray) -> np.ndarray:
         """(N, 8): how many cells of ``mask`` each row and column holds."""
