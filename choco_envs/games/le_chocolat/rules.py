@@ -21,7 +21,7 @@ from typing import Any, ClassVar, NamedTuple
 import numpy as np
 
 from choco_envs.core.errors import ConfigError, shown
-from choco_envs.core.game import Game, Rng, shuffle
+from choco_envs.core.game import Game, Rng, permute, shuffle
 from choco_envs.core.spec import GameSpec, Option
 from choco_envs.games.le_chocolat import grid
 from choco_envs.games.le_chocolat.components import (
@@ -449,15 +449,18 @@ class LeChocolatRules(Game[LeChocolatState]):
         """Resample every tile ``player`` has not seen (blank side up on the table, in the
         opponent's hand, or in the box): any tile of the rest of the set fits a blank face,
         and every arrangement of them is equally likely. The pool is sorted before the
-        shuffle, so the sample depends only on public knowledge and the rng."""
+        shuffle, so the sample depends only on public knowledge and the rng. The shuffle is
+        ``core.game.permute``: uniform like the rules' ``shuffle``, with fewer draws (only
+        the distribution counts here, not the rules' random stream)."""
         d = s.copy()
         cells, pool = self.unseen(s, player)
         # sort first: the sample then depends only on what the seat has seen and the rng,
         # never on the true arrangement (tests/bots/test_bots_hidden_info.py)
         pool.sort()
-        shuffle(rng, pool)
+        permute(rng, pool)
+        flavor = d.flavor
         for c, f in zip(cells, pool, strict=False):
-            d.flavor[c] = f
+            flavor[c] = f
         if not s.box_up:
             d.box_flavor = pool[-1]
         return d
