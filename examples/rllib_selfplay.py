@@ -20,15 +20,16 @@ from __future__ import annotations
 import argparse
 import sys
 
-from choco_envs.integrations.rllib.args import add_arguments, build
+from choco_envs.integrations.rllib.args import Args
 from choco_envs.integrations.rllib.train import train
+from choco_envs.train.config import add_config_and_flags, args_from_namespace
 
 #: a short run unless the command line says otherwise
 DEFAULTS = {
     "iterations": 10,
     "train_batch_size": 2000,
     "minibatch_size": 250,
-    "hidden": "128,128",
+    "hidden": ["128,128"],
     "final_eval_games": 20,
 }
 
@@ -38,13 +39,13 @@ def main(argv: list[str] | None = None) -> str:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    add_arguments(parser)
+    add_config_and_flags(parser, Args)
     parser.add_argument("--arena-games", type=int, default=20, help="games against greedy")
     ns = parser.parse_args(argv)
     for key, value in DEFAULTS.items():
-        if getattr(ns, key) is None and not ns.config:
+        if not hasattr(ns, key) and not ns.config:
             setattr(ns, key, value)
-    args = build(ns)
+    args = args_from_namespace(Args, ns)
     path = train(args, command="python examples/rllib_selfplay.py " + " ".join(argv))
 
     from choco_envs.cli import main as choco

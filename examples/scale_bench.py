@@ -99,7 +99,7 @@ def rllib(env_id: str, runners: int, seconds: float) -> dict[str, Any]:
         num_envs_per_env_runner=8,
         train_batch_size=2048,
         minibatch_size=512,
-        num_epochs=4,
+        update_epochs=4,
         hidden=(256, 256),
         **LEAGUE,
     )

@@ -17,10 +17,13 @@ configs/<env_id>/az.yaml); its files play as ``az:checkpoint=FILE`` (with search
 ``policy:FILE`` (the network alone).
 
 ``--engine rllib`` trains on Ray RLlib instead (``choco_envs.integrations.rllib``, the
-``rllib`` extra; its own Args, see ``choco train --engine rllib --help`` and
-docs/scale.md): masked PPO self-play with a league, ``--num-env-runners N`` and
-``--address`` to join a running Ray cluster; the result is exported to this project's
-checkpoint format.
+``rllib`` extra; see ``choco train --engine rllib --help`` and docs/scale.md): masked
+PPO self-play with a league, ``--num-env-runners N`` and ``--address`` to join a running
+Ray cluster; the result is exported to this project's checkpoint format.
+
+Every engine reads the same run description (``choco_envs.train.run.RunSpec``: the env,
+its tables, the network's inputs and shape, the budget, the league, the evaluations, the
+outputs), each setting under one name with one default, and adds its own settings.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ import sys
 
 from choco_envs.core.errors import ChocoError
 
+#: every engine reads the one run description (``choco_envs.train.run.RunSpec``) and
+#: extends it with its own fields
 ENGINES = ("ppo", "az", "rllib")
 #: ``choco train --engine rllib --help``'s description (the module's doc is the PPO one)
 RLLIB_DOC = """Train a policy on Ray RLlib (``choco_envs.integrations.rllib``, the ``rllib``
@@ -54,8 +59,11 @@ def chosen_engine(argv: list[str]) -> str:
 
 
 def configure(parser: argparse.ArgumentParser, argv: list[str] | None = None) -> None:
-    """``--engine``, ``--config`` and one flag per field of the chosen engine's Args
-    (``choco_envs.train.ppo.Args``, or the RLlib trainer's)."""
+    """``--engine``, ``--config`` and one flag per field of the chosen engine's Args: the
+    shared run description (``choco_envs.train.run.RunSpec``) and the engine's own
+    fields, read by the one loader (``choco_envs.train.config``)."""
+    from choco_envs.train.config import add_config_and_flags
+
     parser.add_argument(
         "--engine",
         choices=ENGINES,
@@ -63,65 +71,56 @@ def configure(parser: argparse.ArgumentParser, argv: list[str] | None = None) ->
         help="ppo: the package's masked PPO (default); az: search and learning (Gumbel "
         "IS-MCTS expert iteration); rllib: Ray RLlib (the rllib extra)",
     )
-    if chosen_engine(argv or []) == "rllib":
+    engine = chosen_engine(argv or [])
+    if engine == "rllib":
         parser.description = RLLIB_DOC
-        parser.add_argument(
-            "--config", metavar="FILE", help="YAML file of the RLlib trainer's Args overrides"
-        )
         try:
-            from choco_envs.integrations.rllib import __main__ as rllib_cli
+            from choco_envs.integrations.rllib.args import Args as RllibArgs
         except ImportError as err:
+            parser.add_argument("--config", metavar="FILE", help="YAML file of Args overrides")
             parser.epilog = f"(the rllib engine is unavailable: {err})"
             return
-        rllib_cli.configure(parser, config_flag=False)
+        add_config_and_flags(parser, RllibArgs)
         return
-    if chosen_engine(argv or []) == "az":
+    if engine == "az":
         from choco_envs.train import az
 
         parser.description = az.__doc__
-        az.add_arguments(parser)
+        add_config_and_flags(parser, az.Args)
         return
-    from choco_envs.train.ppo import add_arguments
+    from choco_envs.train.ppo import Args
 
-    add_arguments(parser)
+    add_config_and_flags(parser, Args)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.engine == "rllib":
-        return run_rllib(args)
-    if args.engine == "az":
-        return run_az(args)
-    from choco_envs.train.ppo import args_from, command_line, train
+    """Train with the chosen engine: 0 when done, 2 (one line on stderr) on bad input."""
+    from choco_envs.train.config import args_from_namespace
 
+    argv = sys.argv[2:] if sys.argv[1:2] == ["train"] else []
     try:
-        train(args_from(args), command=command_line("choco train", args))
+        if args.engine == "rllib":
+            try:
+                from choco_envs.integrations.rllib.args import Args as RllibArgs
+                from choco_envs.integrations.rllib.train import train as train_rllib
+            except ImportError as err:
+                print(
+                    f"choco train: error: --engine rllib needs the rllib extra: {err}",
+                    file=sys.stderr,
+                )
+                return 2
+            train_rllib(
+                args_from_namespace(RllibArgs, args), command="choco train " + shlex.join(argv)
+            )
+        elif args.engine == "az":
+            from choco_envs.train import az
+
+            az.train(args_from_namespace(az.Args, args), command="choco train " + shlex.join(argv))
+        else:
+            from choco_envs.train.ppo import Args, command_line, train
+
+            train(args_from_namespace(Args, args), command=command_line("choco train", args))
     except ChocoError as err:
         print(f"choco train: error: {err}", file=sys.stderr)
         return 2
     return 0
-
-
-def run_az(args: argparse.Namespace) -> int:
-    from choco_envs.train import az
-
-    argv = sys.argv[2:] if sys.argv[1:2] == ["train"] else []
-    try:
-        az.train(az.args_from(args), command="choco train " + shlex.join(argv))
-    except ChocoError as err:
-        print(f"choco train: error: {err}", file=sys.stderr)
-        return 2
-    return 0
-
-
-def run_rllib(args: argparse.Namespace) -> int:
-    try:
-        from choco_envs.integrations.rllib import __main__ as rllib_cli
-    except ImportError as err:
-        print(f"choco train: error: --engine rllib needs the rllib extra: {err}", file=sys.stderr)
-        return 2
-    argv = sys.argv[2:] if sys.argv[1:2] == ["train"] else []
-    try:
-        return rllib_cli.run(args, command="choco train " + shlex.join(argv))
-    except ChocoError as err:
-        print(f"choco train: error: {err}", file=sys.stderr)
-        return 2

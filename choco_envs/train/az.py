@@ -35,43 +35,28 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import math
 import random
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from choco_envs.core.errors import ChocoError, ConfigError
 from choco_envs.train.curves import Curve
+from choco_envs.train.run import RunSpec
 
 
 @dataclass
-class Args:
-    env_id: str = "chocolates_v0"
-    """the env to train on"""
-    options: dict[str, Any] = field(default_factory=lambda: {"num_players": 2})
-    """game options (num_players and rule options)"""
-    encoder: str = "flat"
-    """the observation the network reads: flat or planes"""
-    feature: str = ""
-    """a feature function added to the observation ('' for none)"""
-    hidden: tuple[int, ...] = (256, 256)
-    """hidden layer sizes of the MLP"""
-    conv_channels: tuple[int, ...] = ()
-    """conv layers over a planes observation (empty: an MLP on the flat input)"""
-    board_actions: bool = False
-    """also score every action at its place on the board (planes with action planes)"""
-    init_from: str = ""
-    """a policy file of the same inputs whose policy starts the network ('' for none)"""
+class Args(RunSpec):
+    """The ``az`` engine's settings: the shared run description (``RunSpec``), then this
+    engine's own (the search, the replay buffer, its budget in games and minutes)."""
+
     value_warmup_games: int = 0
     """with init_from: games of the starting policy against itself whose outcomes fit the
     fresh value head (the policy held by a KL term) before the search uses it (0: none)"""
-    resume: str = ""
-    """a run folder (or its latest.safetensors) to continue: weights, optimizer, counters"""
     num_games: int = 64
     """games played in lockstep (their leaves are evaluated in one forward pass)"""
     simulations: int = 32
@@ -84,8 +69,6 @@ class Args:
     """scale of q against the logits in the improved policy"""
     play_simulations: int = 64
     """the az bot's default simulations, stored in the file"""
-    learning_rate: float = 1e-3
-    """Adam's step size"""
     weight_decay: float = 1e-4
     """Adam's L2 weight decay"""
     batch_size: int = 256
@@ -98,65 +81,61 @@ class Args:
     """weight of the value loss"""
     moves_per_iteration: int = 8
     """lockstep decisions of every game between learning phases"""
-    max_minutes: float = 10.0
-    """wall-clock budget of self-play and learning (evaluations not counted)"""
     total_games: int = 0
-    """stop after this many self-play games (0: no limit)"""
+    """stop after this many self-play games (0: no limit; max_minutes or this must be
+    set)"""
     eval_every_minutes: float = 5.0
-    """minutes between evaluations of the network alone"""
-    eval_games: int = 100
-    """games per opponent in the periodic evaluations"""
+    """minutes of self-play and learning between evaluations of the network alone"""
     eval_opponents: tuple[str, ...] = ("random", "greedy")
     """bots the network alone meets in evaluations (bot specs)"""
-    final_eval_games: int = 400
-    """games per opponent in the final evaluation (choco ship needs 400)"""
     search_eval_opponents: tuple[str, ...] = ("greedy",)
     """bots the search bot (play_simulations) meets in the final evaluation"""
     search_eval_games: int = 0
     """games per search-bot opponent in the final evaluation (0: none)"""
-    torch_threads: int = 1
-    """torch intra-op threads (1 suits a 2-core machine running self-play)"""
-    seed: int = 1
-    """seed of the games, the search and the network's initialisation"""
-    runs_dir: str = "runs"
-    """folder of run folders"""
-    run_name: str = ""
-    """run folder name ('' for <env_id>__az__<seed>)"""
-    track: bool = True
-    """write TensorBoard scalars"""
-    progress: bool = True
-    """print a progress line after every iteration"""
 
-    def check(self) -> None:
+    ENGINE: ClassVar[str] = "az"
+    NOT_READ: ClassVar[dict[str, str]] = {
+        "player_counts": "it plays the one table of options",
+        "modes": "it plays the one table of options",
+        "total_timesteps": "its budget is max_minutes and total_games",
+        "update_epochs": "reuse sets the gradient passes over each decision",
+        "league_self_play": "every seat is the searched network",
+        "league_past": "every seat is the searched network",
+        "league_bots": "every seat is the searched network; eval_opponents are the bots it meets",
+        "pool_size": "every seat is the searched network",
+        "eval_every": "eval_every_minutes",
+    }
+
+    def engine_rules(self) -> list[tuple[str, bool, str]]:
+        """The az engine's own settings' ranges (``check`` reads them after the shared
+        ones)."""
         positive = (
             "num_games", "simulations", "max_considered", "play_simulations",
-            "batch_size", "replay_size", "moves_per_iteration", "eval_games",
+            "batch_size", "replay_size", "moves_per_iteration",
         )  # fmt: skip
-        for name in positive:
+        rules = [(name, getattr(self, name) >= 1, "an int >= 1") for name in positive]
+        for name in ("eval_every_minutes", "reuse"):
             value = getattr(self, name)
-            if not isinstance(value, int) or value < 1:
-                raise ConfigError(f"{name}={value!r} is not allowed; allowed: an int >= 1")
-        for name in ("learning_rate", "max_minutes", "eval_every_minutes", "reuse"):
-            value = getattr(self, name)
-            if not (isinstance(value, (int, float)) and value > 0 and math.isfinite(value)):
-                raise ConfigError(f"{name}={value!r} is not allowed; allowed: a number > 0")
+            rules.append((name, value > 0, "a number > 0"))
         for name in ("weight_decay", "value_coef", "c_visit", "c_scale"):
-            value = getattr(self, name)
-            if not (isinstance(value, (int, float)) and value >= 0 and math.isfinite(value)):
-                raise ConfigError(f"{name}={value!r} is not allowed; allowed: a number >= 0")
-        if min(self.final_eval_games, self.search_eval_games, self.total_games) < 0:
-            raise ConfigError("final_eval_games, search_eval_games and total_games are >= 0")
-        if self.value_warmup_games < 0 or (self.value_warmup_games and not self.init_from):
-            raise ConfigError(
-                f"value_warmup_games={self.value_warmup_games} is not allowed; allowed: 0, or "
-                "a number of games >= 1 with init_from (it fits a started policy's value head)"
-            )
-        if not 1 <= self.torch_threads <= 64:
-            raise ConfigError(f"torch_threads={self.torch_threads}; allowed: 1..64")
-
-    @property
-    def run_dir(self) -> Path:
-        return Path(self.runs_dir) / (self.run_name or f"{self.env_id}__az__{self.seed}")
+            rules.append((name, getattr(self, name) >= 0, "a number >= 0"))
+        rules += [
+            ("search_eval_games", self.search_eval_games >= 0, ">= 0"),
+            ("total_games", self.total_games >= 0, ">= 0"),
+            (
+                "max_minutes",
+                self.max_minutes > 0 or self.total_games > 0,
+                "> 0, or 0 (no limit) with total_games > 0: a run needs a budget",
+            ),
+            (
+                "value_warmup_games",
+                self.value_warmup_games == 0
+                or (self.value_warmup_games > 0 and bool(self.init_from)),
+                "0, or a number of games >= 1 with init_from (it fits a started policy's "
+                "value head)",
+            ),
+        ]
+        return rules
 
 
 # ---------------------------------------------------------------- setup
@@ -172,7 +151,7 @@ class Setup:
 def prepare(args: Args) -> Setup:
     """Everything checked before anything runs or is written (ConfigError/CheckpointError)."""
     from choco_envs import bots
-    from choco_envs.policy.checkpoint import check_compatible, checkpoint_dir, read_metadata
+    from choco_envs.policy.checkpoint import check_compatible, read_metadata
     from choco_envs.policy.features import PolicyInputs
     from choco_envs.policy.net import NetConfig, check_config
     from choco_envs.registry import make_game
@@ -232,9 +211,7 @@ def prepare(args: Args) -> Setup:
         if resume.is_dir():
             resume = resume / "latest.safetensors"
         check_compatible(read_metadata(resume), resume, args.env_id, dict(game.config))
-    shipped = checkpoint_dir()
-    if shipped is not None and args.run_dir.resolve().is_relative_to(shipped.resolve()):
-        raise ConfigError(f"{str(args.run_dir)!r} is inside the shipped checkpoints folder")
+    args.check_outside_shipped(args.final_path, args.run_dir)
     return Setup(game, inputs, net, start, resume)
 
 
@@ -590,7 +567,7 @@ def train(args: Args, command: str = "") -> Path:
     def out_of_budget() -> bool:
         if args.total_games and games_before + selfplay.games_done >= args.total_games:
             return True
-        return minutes() - minutes_before >= args.max_minutes
+        return bool(args.max_minutes) and minutes() - minutes_before >= args.max_minutes
 
     while not out_of_budget():
         tick = time.perf_counter()
@@ -641,7 +618,7 @@ def train(args: Args, command: str = "") -> Path:
     meta["arena_search"] = search_arena
     meta["training"]["minutes"] = round(minutes(), 2)
     meta["training"]["simulations_per_s"] = round(selfplay.simulations / max(spent, 1e-9), 1)
-    path = save_checkpoint(run_dir / "final.safetensors", model, meta)
+    path = save_checkpoint(args.final_path, model, meta)
     curve.plot(run_dir / "curve.png", f"{args.env_id} az")
     if writer is not None:
         writer.close()

@@ -8,8 +8,9 @@ field is a ``--kebab-case`` flag whose help is the docstring written under the f
 
 Everything wrong is a one-line :class:`ConfigError` naming the file or flag, the field
 and what is allowed: a missing or unreadable file, broken YAML, a key that is not a field,
-a value of the wrong type. The dataclass's own ``check()`` (when it has one) then refuses
-values out of range.
+a value of the wrong type, an old name of a setting (``RENAMED``: ``lr`` is
+``learning_rate`` now; the error names the new one). The dataclass's own ``check()``
+(when it has one) then refuses values out of range.
 """
 
 from __future__ import annotations
@@ -28,10 +29,21 @@ from typing import Any, TypeVar
 from choco_envs.core.errors import ConfigError
 
 T = TypeVar("T")
+#: where an old-name flag lands in the namespace (``build`` refuses it)
+RENAMED_DEST = "renamed__"
 
 
 def field_docs(cls: type) -> dict[str, str]:
-    """The docstring written under each field of a dataclass (read from its source)."""
+    """The docstring written under each field of a dataclass (read from its source), its
+    base classes' fields included (``RunSpec``'s shared settings)."""
+    docs: dict[str, str] = {}
+    for klass in reversed(cls.__mro__):
+        if dataclasses.is_dataclass(klass):
+            docs.update(_own_field_docs(klass))
+    return docs
+
+
+def _own_field_docs(cls: type) -> dict[str, str]:
     try:
         source = textwrap.dedent(inspect.getsource(cls))
     except (OSError, TypeError):
@@ -51,6 +63,18 @@ def field_docs(cls: type) -> dict[str, str]:
     return docs
 
 
+def renamed(cls: type) -> dict[str, str]:
+    """Old setting names of ``cls`` (its ``RENAMED``) -> their new names, for the names
+    that are not fields of ``cls`` themselves and whose new name is."""
+    names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    table: dict[str, str] = getattr(cls, "RENAMED", {})
+    return {old: new for old, new in table.items() if old not in names and new in names}
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
 def _types(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
@@ -62,11 +86,18 @@ def _default(f: dataclasses.Field) -> Any:
 
 
 def add_flags(parser: argparse.ArgumentParser | argparse._ArgumentGroup, cls: type) -> None:
-    """One flag per field of ``cls``; an unset flag is absent from the namespace."""
+    """One flag per field of ``cls``; an unset flag is absent from the namespace. A
+    shared setting the engine does not read (``cls.NOT_READ``) says so in its help; an
+    old name (``cls.RENAMED``) is a hidden flag that ``build`` refuses."""
     docs, kinds = field_docs(cls), _types(cls)
+    not_read: dict[str, str] = getattr(cls, "NOT_READ", {})
+    engine = getattr(cls, "ENGINE", "") or "this"
     for f in dataclasses.fields(cls):
-        flag = "--" + f.name.replace("_", "-")
-        help_text = f"{docs.get(f.name, '')} (default: {_default(f)!r})".replace("%", "%%")
+        flag = _flag(f.name)
+        note = (
+            f" [not read by the {engine} engine: {not_read[f.name]}]" if f.name in not_read else ""
+        )
+        help_text = f"{docs.get(f.name, '')} (default: {_default(f)!r}){note}".replace("%", "%%")
         origin = typing.get_origin(kinds[f.name])
         common: dict[str, Any] = {"default": argparse.SUPPRESS, "help": help_text}
         if origin is dict:
@@ -75,6 +106,11 @@ def add_flags(parser: argparse.ArgumentParser | argparse._ArgumentGroup, cls: ty
             parser.add_argument(flag, nargs="*", metavar="N", **common)
         else:
             parser.add_argument(flag, metavar=f.name.upper(), **common)
+    for old in renamed(cls):
+        parser.add_argument(
+            _flag(old), dest=RENAMED_DEST + old, nargs="*", default=argparse.SUPPRESS,
+            help=argparse.SUPPRESS,
+        )  # fmt: skip
 
 
 def load_yaml(path: str | Path) -> dict[str, Any]:
@@ -112,6 +148,11 @@ def build(
     config = dict(config or {})
     fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
     kinds = _types(cls)
+    for old, new in renamed(cls).items():
+        if old in config:
+            raise ConfigError(f"{source}: key {old} was renamed; use {new}")
+        if flags is not None and hasattr(flags, RENAMED_DEST + old):
+            raise ConfigError(f"{_flag(old)} was renamed; use {_flag(new)}")
     unknown = sorted(set(config) - set(fields))
     if unknown:
         raise ConfigError(

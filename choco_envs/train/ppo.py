@@ -51,73 +51,39 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from choco_envs.core.errors import ChocoError, ConfigError
+from choco_envs.train.run import PPOLoss
 
 
 @dataclass
-class Args:
-    env_id: str = "chocolates_v0"
-    """the env to train on (see `choco list`)"""
-    options: dict[str, Any] = field(default_factory=lambda: {"num_players": 2})
-    """game options (num_players and rule options, e.g. edition)"""
-    encoder: str = "flat"
-    """observation the network reads: flat, or planes (with conv_channels)"""
-    feature: str = ""
-    """feature function whose inputs the network also reads ('' for none;
-    choco_envs.policy.features.FEATURES)"""
-    seed: int = 1
-    """seed of the games, the league and torch"""
-    total_timesteps: int = 500_000
-    """env steps to collect, every seat's and bot's moves counted (0: no PPO)"""
-    max_minutes: float = 0.0
-    """stop PPO after this many minutes, whatever total_timesteps says (0: no limit)"""
+class Args(PPOLoss):
+    """The ``ppo`` engine's settings: the shared run description (``RunSpec``, with the
+    PPO loss settings of ``PPOLoss``), then this trainer's own."""
+
     num_envs: int = 64
     """games played in parallel"""
     num_workers: int = 0
     """worker processes running the games (0: all games in this process)"""
     num_steps: int = 32
     """network decisions per game per rollout"""
-    learning_rate: float = 2.5e-4
-    """Adam learning rate"""
     anneal_lr: bool = True
     """anneal the learning rate linearly to 0 over the step budget (or the time budget,
     whichever ends first)"""
-    gamma: float = 1.0
-    """discount factor (rewards come only at the end of a game)"""
-    gae_lambda: float = 0.95
-    """lambda of generalized advantage estimation"""
     margin_coef: float = 0.0
     """reward shaping: add this times (own final score - best other score) to the rank
     return (evaluation always counts wins)"""
     num_minibatches: int = 4
     """minibatches per epoch"""
-    update_epochs: int = 4
-    """epochs over each rollout"""
     norm_adv: bool = True
     """normalize advantages per minibatch"""
-    clip_coef: float = 0.2
-    """PPO clipping coefficient"""
     clip_vloss: bool = True
     """clip the value loss too"""
-    ent_coef: float = 0.01
-    """entropy bonus coefficient"""
-    vf_coef: float = 0.5
-    """value loss coefficient"""
-    max_grad_norm: float = 0.5
-    """gradient clipping norm"""
     target_kl: float | None = None
     """stop an update's epochs early above this approximate KL (None: never)"""
-    hidden: tuple[int, ...] = (256, 256)
-    """sizes of the MLP hidden layers"""
-    conv_channels: tuple[int, ...] = ()
-    """channels of 3x3 conv layers before the MLP (planes encoder only)"""
-    board_actions: bool = False
-    """also score actions with a 1x1 conv over the last conv layer, at the board
-    positions the encoder's action planes give them (planes, conv_channels; Le Chocolat)"""
     action_head: int = 0
     """width of a head that scores each action from facts of its own, shared by those
     actions (a feature function that declares per-action facts, e.g.
@@ -125,26 +91,11 @@ class Args:
     action_head_only: bool = False
     """the per-action facts go to that head only, not into the shared torso (for facts of
     hundreds of actions, e.g. le_chocolat_pieces)"""
-    league_self_play: float = 0.6
-    """probability that a non-learner seat is also played (and trained) by the learner"""
-    league_past: float = 0.2
-    """probability that a non-learner seat is a past snapshot of the learner"""
-    league_bots: dict[str, float] = field(default_factory=lambda: {"random": 0.5, "greedy": 0.5})
-    """bot specs for the remaining seats, with their relative weights"""
     league_whole_table: float = 0.0
     """probability that a game's other seats are all one bot drawn by league_bots weight
     (the arena's N-1 copies of a bot; at 4+ seats independent draws almost never are)"""
-    pool_size: int = 10
-    """past snapshots kept in the league pool"""
     pool_every: int = 10
     """updates between snapshots added to the pool (0: none)"""
-    eval_every: int = 25
-    """updates between evaluations against random and greedy (0: only at the end)"""
-    eval_games: int = 100
-    """games per opponent in periodic evaluations and after each imitation round"""
-    final_eval_games: int = 400
-    """games per opponent in the final evaluation stored in the checkpoint (choco ship
-    needs >= 400; 0: none)"""
     keep_best: bool = False
     """end with the weights of the periodic evaluation with the best weighted win rate
     (keep_best_weights), not the last update's; the final evaluation, on other deals,
@@ -169,12 +120,6 @@ class Args:
     """bot specs in the other seats of imitation games, with their relative weights"""
     imitate_lr: float = 1e-3
     """Adam learning rate of imitation (annealed to 0 over each round's epochs)"""
-    player_counts: tuple[int, ...] = ()
-    """one network for all these player counts (the seat-padded input of the largest,
-    choco_envs.policy.seats; env i plays table i % tables); () for options' count only"""
-    modes: dict[str, tuple[Any, ...]] = field(default_factory=dict)
-    """rule options drawn with the counts, every combination a table of its own (e.g.
-    {length: [short, long]}); the file then plays each of them"""
     table_weights: dict[str, dict[Any, int]] = field(default_factory=dict)
     """how many games play each table, relative to 1 (e.g. {length: {long: 3},
     num_players: {6: 2}}: a table's share is the product of its values' weights); keys
@@ -182,66 +127,25 @@ class Args:
     mark_modes: bool = True
     """with modes: the network's input also marks each mode's value at the table (the
     rules are public; an observation may state them only relatively)"""
-    init_from: str = ""
-    """a policy file whose weights start the network ('' for none); a file of one table
-    size starts a seat-padded network too (its first layer placed at the padded inputs)"""
-    resume: str = ""
-    """checkpoint to continue from (weights and step count; total_timesteps counts its
-    steps too; the optimizer and the league pool start afresh)"""
-    run_name: str = ""
-    """name of the run's folder under runs_dir (default: <env_id>__ppo__<seed>)"""
-    runs_dir: str = "runs"
-    """folder of the runs' folders"""
-    save_path: str = ""
-    """final checkpoint, a .safetensors path outside checkpoints/ (default:
-    <runs_dir>/<run_name>/final.safetensors)"""
-    track: bool = True
-    """write TensorBoard scalars to the run's folder"""
-    progress: bool = True
-    """show progress bars (imitation, PPO steps, evaluations)"""
-    torch_threads: int = 1
-    """torch CPU threads"""
 
-    def check(self) -> None:
-        """ConfigError naming the first field out of range (no env is built here)."""
+    ENGINE: ClassVar[str] = "ppo"
+
+    def engine_rules(self) -> list[tuple[str, bool, str]]:
+        """The ppo engine's own settings' ranges (``check`` reads them after the shared
+        ones)."""
         rules: list[tuple[str, bool, str]] = [
-            ("total_timesteps", self.total_timesteps >= 0, ">= 0"),
-            ("max_minutes", self.max_minutes >= 0, ">= 0"),
             ("num_envs", 1 <= self.num_envs <= 4096, "1..4096"),
             ("num_workers", 0 <= self.num_workers <= 64, "0..64"),
             ("num_steps", 1 <= self.num_steps <= 100_000, "1..100000"),
-            ("learning_rate", 0 < self.learning_rate <= 1, "in (0, 1]"),
-            ("gamma", 0 < self.gamma <= 1, "in (0, 1]"),
-            ("gae_lambda", 0 <= self.gae_lambda <= 1, "in [0, 1]"),
             ("margin_coef", self.margin_coef >= 0, ">= 0"),
             ("num_minibatches", 1 <= self.num_minibatches <= 10_000, "1..10000"),
-            ("update_epochs", 1 <= self.update_epochs <= 1000, "1..1000"),
-            ("clip_coef", self.clip_coef > 0, "> 0"),
-            ("ent_coef", self.ent_coef >= 0, ">= 0"),
-            ("vf_coef", self.vf_coef >= 0, ">= 0"),
-            ("max_grad_norm", self.max_grad_norm > 0, "> 0"),
             ("target_kl", self.target_kl is None or self.target_kl > 0, "None or > 0"),
-            ("hidden", all(1 <= h <= 8192 for h in self.hidden), "sizes in 1..8192"),
-            ("hidden", len(self.hidden) <= 8, "at most 8 layers"),
-            ("conv_channels", all(1 <= c <= 1024 for c in self.conv_channels), "1..1024"),
-            ("conv_channels", len(self.conv_channels) <= 8, "at most 8 layers"),
-            (
-                "board_actions",
-                not self.board_actions or bool(self.conv_channels),
-                "true only with conv_channels",
-            ),  # fmt: skip
             ("action_head", 0 <= self.action_head <= 8192, "0..8192"),
             (
                 "action_head_only",
                 not self.action_head_only or self.action_head > 0,
                 "true only with action_head > 0",
             ),
-            ("player_counts", all(1 <= n <= 12 for n in self.player_counts), "counts 1..12"),
-            (
-                "modes",
-                all(isinstance(v, tuple) and v for v in self.modes.values()),
-                "a list of values per option",
-            ),  # fmt: skip
             (
                 "table_weights",
                 set(self.table_weights) <= {"num_players", *self.modes}
@@ -257,19 +161,8 @@ class Args:
                 "keys num_players or a mode's name, each value one its tables play, "
                 "weights integers 1..100",
             ),  # fmt: skip
-            ("league_self_play", 0 <= self.league_self_play <= 1, "in [0, 1]"),
-            ("league_past", 0 <= self.league_past <= 1, "in [0, 1]"),
-            (
-                "league_past",
-                self.league_self_play + self.league_past <= 1 + 1e-9,
-                "at most 1 - league_self_play",
-            ),  # fmt: skip
             ("league_whole_table", 0 <= self.league_whole_table <= 1, "in [0, 1]"),
-            ("pool_size", 1 <= self.pool_size <= 1000, "1..1000"),
             ("pool_every", self.pool_every >= 0, ">= 0"),
-            ("eval_every", self.eval_every >= 0, ">= 0"),
-            ("eval_games", 1 <= self.eval_games <= 100_000, "1..100000"),
-            ("final_eval_games", 0 <= self.final_eval_games <= 100_000, "0..100000"),
             (
                 "keep_best",
                 not self.keep_best or self.eval_every > 0,
@@ -286,40 +179,21 @@ class Args:
             ("imitate_games", 1 <= self.imitate_games <= 10_000_000, "1..10000000"),
             ("imitate_epochs", 1 <= self.imitate_epochs <= 10_000, "1..10000"),
             ("imitate_lr", 0 < self.imitate_lr <= 1, "in (0, 1]"),
-            ("torch_threads", 1 <= self.torch_threads <= 256, "1..256"),
             (
-                "run_name",
-                "/" not in self.run_name and self.run_name not in (".", ".."),
-                "a folder name (no '/')",
-            ),  # fmt: skip
+                "imitate_opponents",
+                all(w >= 0 for w in self.imitate_opponents.values()),
+                "weights >= 0",
+            ),
             (
-                "save_path",
-                not self.save_path or self.save_path.endswith(".safetensors"),
-                "'' or a path ending in '.safetensors'",
-            ),  # fmt: skip
+                "imitate_opponents",
+                not self.imitate_opponents or sum(self.imitate_opponents.values()) > 0,
+                "weights >= 0, not all 0 ({} plays the teacher in every seat)",
+            ),
         ]
-        for weights_name in ("league_bots", "imitate_opponents"):
-            weights = getattr(self, weights_name)
-            rules.append((weights_name, all(w >= 0 for w in weights.values()), "weights >= 0"))
-        rules.append(("imitate_opponents", not self.imitate_opponents
-                      or sum(self.imitate_opponents.values()) > 0,
-                      "weights >= 0, not all 0 ({} plays the teacher in every seat)"))  # fmt: skip
         if self.num_workers:
             rules.append(("num_envs", self.num_envs % self.num_workers == 0,
                           f"a multiple of num_workers={self.num_workers}"))  # fmt: skip
-        for name, ok, allowed in rules:
-            if not ok:
-                value = getattr(self, name)
-                raise ConfigError(f"{name}={value!r} is not allowed; allowed: {allowed}")
-
-    @property
-    def run_dir(self) -> Path:
-        return Path(self.runs_dir) / (self.run_name or f"{self.env_id}__ppo__{self.seed}")
-
-    @property
-    def max_players(self) -> int:
-        """The seat-padded input's table size (0: one table size, no padding)."""
-        return max(self.player_counts) if self.player_counts or self.modes else 0
+        return rules
 
     @property
     def mode_marks(self) -> dict[str, list[Any]] | None:
@@ -327,23 +201,6 @@ class Args:
         if not (self.mark_modes and self.modes):
             return None
         return {k: list(v) for k, v in self.modes.items()}
-
-    def tables(self) -> list[dict[str, Any]]:
-        """The game options of every table the run plays: each player count with each
-        combination of modes (just ``options`` without either)."""
-        if not self.max_players:
-            return [dict(self.options)]
-        import itertools
-
-        counts = self.player_counts or (self.options.get("num_players", 2),)
-        keys = list(self.modes)
-        out = []
-        for n in counts:
-            for combo in itertools.product(*(self.modes[k] for k in keys)):
-                out.append(
-                    {**self.options, "num_players": n, **dict(zip(keys, combo, strict=True))}
-                )
-        return out
 
     def _table_values(self, key: str) -> tuple[Any, ...]:
         if key == "num_players":
@@ -382,7 +239,7 @@ def prepare(args: Args) -> Setup:
     specs, network sizes, the resumed file, the output paths): ConfigError (or
     CheckpointError for the resumed file) before anything runs or is written."""
     from choco_envs import bots
-    from choco_envs.policy.checkpoint import checkpoint_dir, read_metadata
+    from choco_envs.policy.checkpoint import read_metadata
     from choco_envs.policy.features import PolicyInputs
     from choco_envs.policy.net import NetConfig, check_config
     from choco_envs.registry import make_game
@@ -444,14 +301,8 @@ def prepare(args: Args) -> Setup:
                 f"resume: {args.resume!r} reads encoder {resume_meta['encoder']!r} and "
                 f"feature {stored!r}; set encoder and feature to those"
             )
-    save_path = Path(args.save_path) if args.save_path else args.run_dir / "final.safetensors"
-    shipped = checkpoint_dir()
-    for path in (save_path, args.run_dir):
-        if shipped is not None and path.resolve().is_relative_to(shipped.resolve()):
-            raise ConfigError(
-                f"{str(path)!r} is inside the shipped checkpoints folder {str(shipped)!r}; a "
-                "run writes under runs_dir, and `choco ship FILE` puts a file there"
-            )
+    save_path = args.final_path
+    args.check_outside_shipped(save_path, args.run_dir)
     return Setup(game, inputs, net, roles, resume_meta, save_path)
 
 

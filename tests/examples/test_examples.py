@@ -133,7 +133,7 @@ def test_rllib_example_runs(env_id: str, tmp_path: Path, monkeypatch: pytest.Mon
                 "200",
                 "--minibatch-size",
                 "100",
-                "--num-epochs",
+                "--update-epochs",
                 "1",
                 "--hidden",
                 "32",

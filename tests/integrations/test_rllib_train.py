@@ -21,7 +21,7 @@ TINY = dict(
     iterations=2,
     train_batch_size=256,
     minibatch_size=128,
-    num_epochs=1,
+    update_epochs=1,
     hidden=(32, 32),
     num_envs_per_env_runner=2,
     win_rate_threshold=-1.0,  # snapshot at every chance: the snapshot path runs
@@ -138,12 +138,15 @@ def test_config_file_and_flags(tmp_path: Path) -> None:
     import argparse
 
     from choco_envs.core.errors import ConfigError
-    from choco_envs.integrations.rllib.args import add_arguments, build
+    from choco_envs.train.config import add_config_and_flags, args_from_namespace
+
+    def build(ns: argparse.Namespace) -> Args:
+        return args_from_namespace(Args, ns)
 
     config = tmp_path / "c.yaml"
     config.write_text("env_id: le_chocolat_v0\nhidden: [64, 64]\nleague_bots: {greedy: 1}\n")
     parser = argparse.ArgumentParser()
-    add_arguments(parser)
+    add_config_and_flags(parser, Args)
     args = build(
         parser.parse_args(
             [
@@ -162,9 +165,15 @@ def test_config_file_and_flags(tmp_path: Path) -> None:
     assert args.num_env_runners == 2 and args.rllib_checkpoint is False
     assert args.league_bots == {"greedy": 1, "random": 0.5}
     config.write_text("env: x\n")
-    with pytest.raises(ConfigError):
+    with pytest.raises(ConfigError, match="unknown key"):
         build(parser.parse_args(["--config", str(config)]))
-    assert np.isfinite(args.lr)
+    assert np.isfinite(args.learning_rate)
+    # the RLlib trainer's old names are refused, naming the new one
+    config.write_text("lr: 0.001\n")
+    with pytest.raises(ConfigError, match="key lr was renamed; use learning_rate"):
+        build(parser.parse_args(["--config", str(config)]))
+    with pytest.raises(ConfigError, match="--num-epochs was renamed; use --update-epochs"):
+        build(parser.parse_args(["--num-epochs", "2"]))
 
 
 def test_address_joins_a_cluster_and_ships_this_package(monkeypatch) -> None:

@@ -306,9 +306,16 @@ def test_bad_az_args_are_one_line_errors(tmp_path: Path) -> None:
     from choco_envs.train.az import Args, prepare
 
     with pytest.raises(ConfigError, match="simulations=0"):
-        prepare(Args(simulations=0, runs_dir=str(tmp_path)))
+        prepare(Args(simulations=0, max_minutes=1.0, runs_dir=str(tmp_path)))
     with pytest.raises(ConfigError, match="encoder='planes' is not allowed"):
-        prepare(Args(env_id="chocolate_factory_v2", encoder="planes", runs_dir=str(tmp_path)))
+        prepare(
+            Args(
+                env_id="chocolate_factory_v2", encoder="planes", max_minutes=1.0,
+                runs_dir=str(tmp_path),
+            )
+        )  # fmt: skip
+    with pytest.raises(ConfigError, match="max_minutes=0.0 is not allowed"):
+        prepare(Args(runs_dir=str(tmp_path)))  # no budget: max_minutes 0 is no limit
 
 
 # ---------------------------------------------------------------- the bot

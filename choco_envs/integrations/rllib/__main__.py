@@ -24,20 +24,26 @@ from choco_envs.core.errors import ChocoError, ConfigError
 
 def configure(parser: argparse.ArgumentParser, config_flag: bool = True) -> None:
     """The ``train`` options: ``--config`` (unless ``config_flag`` is false: the parser
-    has its own, read as ``ns.config``) and one flag per Args field. ``choco train
-    --engine rllib`` reuses it, and ``run``."""
-    from choco_envs.integrations.rllib.args import add_arguments
+    has its own, read as ``ns.config``) and one flag per Args field, by the loader every
+    engine uses (``choco_envs.train.config``). ``choco train --engine rllib`` reuses it,
+    and ``run``."""
+    from choco_envs.integrations.rllib.args import Args
+    from choco_envs.train.config import add_config_and_flags, add_flags
 
-    add_arguments(parser, config_flag)
+    if config_flag:
+        add_config_and_flags(parser, Args)
+    else:
+        add_flags(parser.add_argument_group("Args (each also a config key, in snake_case)"), Args)
 
 
 def run(args: argparse.Namespace, command: str = "") -> int:
     """Train from parsed ``train`` options (a namespace with ``config`` and the Args
     flags; other attributes are ignored); return an exit status."""
-    from choco_envs.integrations.rllib.args import build
+    from choco_envs.integrations.rllib.args import Args
     from choco_envs.integrations.rllib.train import train
+    from choco_envs.train.config import args_from_namespace
 
-    train(build(args), command=command)
+    train(args_from_namespace(Args, args), command=command)
     return 0
 
 
@@ -45,9 +51,11 @@ def export_checkpoint(checkpoint: str | Path, out: str | Path) -> Path:
     """The choco_envs checkpoint of ``main`` in an RLlib checkpoint saved by ``train``."""
     from ray.rllib.core.rl_module.rl_module import RLModule
 
-    from choco_envs.integrations.rllib.args import Args, convert
+    from choco_envs.integrations.rllib.args import Args
     from choco_envs.integrations.rllib.league import MAIN
     from choco_envs.integrations.rllib.train import ARGS_FILE, export_weights
+    from choco_envs.train.config import build
+    from choco_envs.train.run import RENAMED
 
     root = Path(checkpoint)
     args_file = root / ARGS_FILE
@@ -58,7 +66,10 @@ def export_checkpoint(checkpoint: str | Path, out: str | Path) -> Path:
             f"{ARGS_FILE} and learner_group/learner/rl_module/{MAIN})"
         )
     saved = json.loads(args_file.read_text())
-    args = Args(**{k: convert(k, v) for k, v in saved.items()})
+    # the file is the trainer's own record, not a config: one written before the
+    # settings were renamed (``lr``, ``num_epochs``, ...) is read with the new names
+    saved = {RENAMED.get(k, k): v for k, v in saved.items()}
+    args = build(Args, saved, source=f"{str(args_file)!r}")
     module = RLModule.from_checkpoint(str(module_dir.resolve()))
     state: dict[str, Any] = module.get_state()
     return export_weights(

@@ -10,10 +10,10 @@ project's ActorCritic MLP), learns in every seat it is mapped to; the policy map
 (``league.League``) fills the other seats with ``main`` itself, frozen snapshots of it
 taken by win rate, and the baseline bots. Each iteration samples ``train_batch_size``
 env steps on ``num_env_runners`` EnvRunners (or in this process), then runs
-``num_epochs`` of PPO on the learner. TensorBoard scalars go to ``runs/<run_name>``
+``update_epochs`` of PPO on the learner. TensorBoard scalars go to ``<runs_dir>/<run_name>``
 (``charts/``, ``losses/``, ``eval/``); the arena evaluation (duplicate deals, seats
 rotated) plays the exported checkpoint against random and greedy. The final checkpoint
-goes to ``save_path``, RLlib's own checkpoint to ``runs/<run_name>/rllib``.
+goes to ``save_path``, RLlib's own checkpoint to ``<runs_dir>/<run_name>/rllib``.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ ARGS_FILE = "choco_args.json"
 
 
 def run_name(args: Args) -> str:
-    return args.run_name or f"{args.env_id}__rllib_ppo__{args.seed}"
+    return args.run_dir.name
 
 
 def env_options(args: Args) -> dict[str, Any]:
@@ -48,24 +48,17 @@ def check_args(args: Args) -> None:
     """ConfigError for settings that cannot train, before Ray starts."""
     from choco_envs.registry import REGISTRY, make_game
 
+    args.check()
     if args.env_id not in REGISTRY:
         raise ConfigError(f"unknown env {args.env_id!r}; known envs: {', '.join(REGISTRY)}")
     if "observation" in args.options:
-        raise ConfigError("give the observation as encoder, not as an option")
+        raise ConfigError(
+            f"options={args.options!r} is not allowed: give the observation as encoder "
+            f"(encoder: {args.options['observation']}), not as an option"
+        )
     game = make_game(args.env_id, **args.options)
     game.encoder(args.encoder)  # ConfigError naming the encoders
-    for name in ("iterations", "train_batch_size", "minibatch_size", "num_epochs", "pool_size"):
-        if getattr(args, name) < 1:
-            raise ConfigError(f"{name}={getattr(args, name)!r} is not allowed; allowed: >= 1")
-    if args.num_env_runners < 0 or args.num_envs_per_env_runner < 1:
-        raise ConfigError("num_env_runners must be >= 0 and num_envs_per_env_runner >= 1")
-    if not args.hidden:
-        raise ConfigError("hidden must name at least one layer size")
-    if args.minibatch_size > args.train_batch_size:
-        raise ConfigError("minibatch_size must not exceed train_batch_size")
-    save = Path(args.save_path or f"runs/{run_name(args)}/final.safetensors")
-    if save.suffix != ".safetensors":
-        raise ConfigError(f"save_path {str(save)!r} must end in '.safetensors'")
+    args.check_outside_shipped(args.final_path, args.run_dir)
 
 
 def init_ray(args: Args) -> None:
@@ -136,15 +129,15 @@ def build_config(args: Args) -> Any:
         .training(
             train_batch_size_per_learner=args.train_batch_size,
             minibatch_size=args.minibatch_size,
-            num_epochs=args.num_epochs,
-            lr=args.lr,
+            num_epochs=args.update_epochs,
+            lr=args.learning_rate,
             gamma=args.gamma,
             lambda_=args.gae_lambda,
-            clip_param=args.clip_param,
-            entropy_coeff=args.entropy_coeff,
-            vf_loss_coeff=args.vf_loss_coeff,
+            clip_param=args.clip_coef,
+            entropy_coeff=args.ent_coef,
+            vf_loss_coeff=args.vf_coef,
             use_kl_loss=False,
-            grad_clip=args.grad_clip,
+            grad_clip=args.max_grad_norm,
             grad_clip_by="global_norm",
         )
         .multi_agent(policies={MAIN}, policy_mapping_fn=league, policies_to_train=[MAIN])
@@ -267,9 +260,8 @@ def train(args: Args, command: str = "") -> Path:
 
     check_args(args)
     command = command or "python -m choco_envs.integrations.rllib train " + shlex.join(sys.argv[1:])
-    name = run_name(args)
-    run_dir = Path("runs") / name
-    save_path = Path(args.save_path or run_dir / "final.safetensors")
+    run_dir = args.run_dir
+    save_path = args.final_path
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.torch_threads)
     init_ray(args)
@@ -308,14 +300,15 @@ def train(args: Args, command: str = "") -> Path:
             for key, value in stats.items():
                 writer.add_scalar(key, value, steps)
         history.append({"iteration": iteration, "env_steps": steps, **stats})
-        print(
-            f"iteration {iteration}: {steps} env steps ({game_steps} game steps), "
-            f"{stats.get('charts/env_steps_per_s', 0):.0f} env steps/s, win rate "
-            f"{stats.get('charts/win_rate', float('nan')):.3f}, league size "
-            f"{int(stats.get('charts/league_size', 1))}",
-            flush=True,
-        )
-        if args.total_timesteps and steps >= args.total_timesteps:
+        if args.progress:
+            print(
+                f"iteration {iteration}: {steps} env steps ({game_steps} game steps), "
+                f"{stats.get('charts/env_steps_per_s', 0):.0f} env steps/s, win rate "
+                f"{stats.get('charts/win_rate', float('nan')):.3f}, league size "
+                f"{int(stats.get('charts/league_size', 1))}",
+                flush=True,
+            )
+        if steps >= args.total_timesteps:
             break
         if args.max_minutes and elapsed > 60 * args.max_minutes:
             break
