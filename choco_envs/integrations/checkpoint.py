@@ -3,7 +3,8 @@
 A policy trained by another library is written as a ``choco_envs.policy.net.ActorCritic``
 (the network ``policy:PATH``, ``choco eval`` and ``choco play`` load) with the standard
 metadata, so nothing downstream knows which library trained it. Only the stable surface
-is used: ``NetConfig``, ``ActorCritic``, ``save_checkpoint`` and ``load_policy``.
+is used: ``NetConfig``, ``ActorCritic``, ``save_checkpoint``, ``load_policy`` and the
+metadata writer every engine uses (``choco_envs.train.outputs.checkpoint_meta``).
 """
 
 from __future__ import annotations
@@ -14,18 +15,14 @@ from typing import Any
 
 def game_facts(env_id: str, options: dict[str, Any], encoder: str) -> dict[str, Any]:
     """The metadata fields fixed by the env: id, version, options (the game's own
-    values, defaults filled in), encoder, observation shape and number of actions."""
+    values, defaults filled in), encoder, observation shape and number of actions (as
+    the one metadata writer, ``choco_envs.train.outputs.checkpoint_meta``, states them)."""
     from choco_envs.registry import make_game
+    from choco_envs.train.outputs import checkpoint_meta
 
-    game = make_game(env_id, **options)
-    return {
-        "env_id": env_id,
-        "version": int(game.spec.version),
-        "options": {k: v for k, v in game.config.items() if isinstance(v, (bool, int, float, str))},
-        "encoder": encoder,
-        "observation_shape": [int(x) for x in game.encoder(encoder).shape],
-        "num_actions": int(game.num_actions),
-    }
+    meta = checkpoint_meta(make_game(env_id, **options), encoder, steps=0)
+    keys = ("env_id", "version", "options", "encoder", "observation_shape", "num_actions")
+    return {k: meta[k] for k in keys}
 
 
 def actor_critic(obs_shape: tuple[int, ...], num_actions: int, hidden: tuple[int, ...]) -> Any:
@@ -48,13 +45,11 @@ def save_policy(
 ) -> Path:
     """Write ``model`` (an ActorCritic) as a checkpoint of ``env_id`` with these options."""
     from choco_envs.policy.checkpoint import save_checkpoint
+    from choco_envs.registry import make_game
+    from choco_envs.train.outputs import checkpoint_meta
 
-    meta = {
-        **game_facts(env_id, options, encoder),
-        "steps_trained": int(steps_trained),
-        "arena": arena or {},
-        "training": training or {},
-    }
+    game = make_game(env_id, **options)
+    meta = checkpoint_meta(game, encoder, steps=steps_trained, arena=arena, training=training)
     return save_checkpoint(path, model, meta)
 
 

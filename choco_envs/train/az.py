@@ -34,7 +34,6 @@ same inputs (its policy; the value head starts fresh). A run writes under
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import random
 import sys
 import time
@@ -465,25 +464,20 @@ def evaluate_search(
 
 # ---------------------------------------------------------------- files
 def meta_of(args: Args, setup: Setup, games: int, arena: dict, command: str) -> dict[str, Any]:
-    game = setup.game
-    return {
-        "env_id": args.env_id,
-        "version": game.spec.version,
-        "options": {k: v for k, v in game.config.items() if v is not None},
-        "encoder": args.encoder,
-        "features": setup.inputs.metadata(),
-        "observation_shape": list(setup.inputs.obs_shape),
-        "num_actions": int(game.num_actions),
-        "steps_trained": int(games),
-        "arena": arena,
-        "search": {
-            "simulations": args.play_simulations,
-            "max_considered": args.max_considered,
-            "c_visit": args.c_visit,
-            "c_scale": args.c_scale,
-        },
-        "training": {"engine": "az", "command": command, "args": dataclasses.asdict(args)},
+    """The file's metadata (``choco_envs.train.outputs.checkpoint_meta``, every engine's
+    writer) with the search settings the az bot plays by."""
+    from choco_envs.train.outputs import checkpoint_meta
+
+    search = {
+        "simulations": args.play_simulations,
+        "max_considered": args.max_considered,
+        "c_visit": args.c_visit,
+        "c_scale": args.c_scale,
     }
+    return checkpoint_meta(
+        setup.game, args.encoder, inputs=setup.inputs, args=args, steps=games, arena=arena,
+        command=command, search=search,
+    )  # fmt: skip
 
 
 # ---------------------------------------------------------------- the loop

@@ -489,37 +489,6 @@ def final_evaluation(model: Any, args: Args) -> tuple[dict[str, Any], dict[str, 
     return arena, tables
 
 
-def checkpoint_meta(
-    args: Args, setup: Setup, steps: int, arena: dict[str, Any], command: str
-) -> dict[str, Any]:
-    game = setup.game
-    return {
-        "env_id": args.env_id,
-        "version": game.spec.version,
-        # component data travels in the file (an object; the config never holds a path)
-        "options": {k: v for k, v in game.config.items() if v is not None},
-        "encoder": args.encoder,
-        "features": setup.inputs.metadata(),
-        "observation_shape": list(setup.inputs.obs_shape),
-        "num_actions": int(game.num_actions),
-        "steps_trained": int(steps),
-        "arena": arena,
-        "training": {"command": command, "args": dataclasses.asdict(args)},
-        **(
-            {
-                "seats": {
-                    "max_players": args.max_players,
-                    "player_counts": sorted({t["num_players"] for t in args.tables()}),
-                    "modes": {k: list(v) for k, v in args.modes.items()},
-                    **({"mode_marks": True} if args.mode_marks else {}),
-                }
-            }
-            if args.max_players
-            else {}
-        ),
-    }
-
-
 def start_from(model: Any, setup: Setup, args: Args) -> None:
     """Load ``args.init_from``'s weights into ``model``: the same network as they are, or
     a file of one table size into a seat-padded MLP (its first layer's columns placed at
@@ -705,6 +674,7 @@ def train(args: Args, command: str = "") -> Path:
     from choco_envs.train.curves import Curve
     from choco_envs.train.games import LEARNER, PAST
     from choco_envs.train.imitation import warm_start
+    from choco_envs.train.outputs import checkpoint_meta
 
     setup = prepare(args)
     command = command or "python -m choco_envs.train.ppo " + shlex.join(sys.argv[1:])
@@ -721,6 +691,13 @@ def train(args: Args, command: str = "") -> Path:
         if args.init_from:
             start_from(model, setup, args)
     write_args(args, run_dir / "args.yaml")
+
+    def meta_at(steps: int, arena: dict[str, Any], **more: Any) -> dict[str, Any]:
+        return checkpoint_meta(
+            game, args.encoder, inputs=setup.inputs, args=args, steps=steps, arena=arena,
+            command=command, **more,
+        )  # fmt: skip
+
     curve = Curve(run_dir, "steps", Path(args.resume) if args.resume else None)
     began = time.time()
     minutes_before = curve.points[-1]["minutes"] if curve.points else 0.0
@@ -762,7 +739,7 @@ def train(args: Args, command: str = "") -> Path:
         save_checkpoint(
             run_dir / "imitation.safetensors",
             model,
-            checkpoint_meta(args, setup, steps_done, imitation["arena"], command),
+            meta_at(steps_done, imitation["arena"]),
         )
 
     optimizer = torch.optim.Adam(model.parameters(), lr=args.learning_rate, eps=1e-5)
@@ -857,7 +834,7 @@ def train(args: Args, command: str = "") -> Path:
             for opp, res in arena.items():
                 stats[f"eval/win_rate_vs_{opp}"] = res["win_rate"]
                 stats[f"eval/mean_return_vs_{opp}"] = res["mean_return"]
-            meta = checkpoint_meta(args, setup, steps, arena, command)
+            meta = meta_at(steps, arena)
             save_checkpoint(run_dir / "latest.safetensors", model, meta)
             score = best_score(arena, args.keep_best_weights)
             if args.keep_best and (best is None or score > best[0]):
@@ -883,7 +860,7 @@ def train(args: Args, command: str = "") -> Path:
     if args.final_eval_games:
         arena, tables_arena = final_evaluation(model, args)
     collected = 0 if vec is None else vec.steps
-    meta = checkpoint_meta(args, setup, steps_done + collected, arena, command)
+    meta = meta_at(steps_done + collected, arena)
     meta["training"].update(
         {
             "updates": update,

@@ -151,3 +151,77 @@ def test_rllib_refuses_settings_that_cannot_train() -> None:
     ):
         with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
             check_args(bad)
+
+
+def test_one_metadata_writer_serves_every_engine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ppo, az, the RLlib export and the examples' ``save_policy`` all make their file's
+    metadata with ``choco_envs.train.outputs.checkpoint_meta``: the same fields, the
+    engine named, every file loadable."""
+    from choco_envs.integrations.checkpoint import actor_critic, save_policy
+    from choco_envs.policy.checkpoint import load_policy, read_metadata
+    from choco_envs.train import outputs
+    from tests.training.toy_nim import ENV_ID
+
+    made: list[dict[str, Any]] = []
+    real = outputs.checkpoint_meta
+
+    def spy(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        made.append(real(*args, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(outputs, "checkpoint_meta", spy)
+    tiny = dict(env_id=ENV_ID, hidden=(8,), eval_games=2, final_eval_games=2, track=False,
+                progress=False, runs_dir=str(tmp_path))  # fmt: skip
+    files = {
+        "ppo": ppo.train(
+            ppo.Args(
+                **tiny, total_timesteps=64, num_envs=4, num_steps=8, eval_every=0, run_name="p"
+            )
+        ),  # fmt: skip
+        "az": az.train(
+            az.Args(
+                **tiny,
+                total_games=2,
+                num_games=2,
+                simulations=2,
+                max_considered=2,
+                play_simulations=2,
+                batch_size=8,
+                run_name="a",
+            )
+        ),  # fmt: skip
+    }
+    model = actor_critic((26,), 3, (8,))
+    files["example"] = save_policy(
+        tmp_path / "e.safetensors", model, ENV_ID, {}, "flat", 5, training={"engine": "example"}
+    )
+    try:
+        from choco_envs.integrations.rllib import module as rllib_module
+        from choco_envs.integrations.rllib.args import Args as RllibArgs
+        from choco_envs.integrations.rllib.train import export_weights
+    except ImportError:
+        pass
+    else:
+        monkeypatch.setattr(rllib_module, "to_actor_critic", lambda w, shape, n, h: model)
+        args = RllibArgs(env_id=ENV_ID, hidden=(8,), runs_dir=str(tmp_path))
+        files["rllib"] = export_weights({}, tmp_path / "r.safetensors", args, 7, {},
+                                        {"command": "test", "iterations": 1})  # fmt: skip
+    engines = [m["training"].get("engine") for m in made]
+    assert set(engines) == set(files) and len(made) >= len(files)
+    base = {"env_id", "version", "options", "encoder", "features", "observation_shape",
+            "num_actions", "steps_trained", "arena", "training"}  # fmt: skip
+    for engine, path in files.items():
+        meta = read_metadata(path)
+        assert base <= set(meta) and meta["training"]["engine"] == engine, engine
+        assert (
+            meta["env_id"] == ENV_ID and meta["options"] == read_metadata(files["ppo"])["options"]
+        )
+        load_policy(path, ENV_ID)
+    assert read_metadata(files["az"])["search"]["simulations"] == 2
+    assert read_metadata(files["ppo"])["training"]["args"]["final_eval_games"] == 2
+    if "rllib" in files:
+        rllib = read_metadata(files["rllib"])["training"]
+        assert rllib["command"] == "test" and rllib["iterations"] == 1
+        assert rllib["args"]["learning_rate"] == 2.5e-4 and "lr" not in rllib["args"]

@@ -180,15 +180,23 @@ def export_weights(
     arena: dict[str, Any] | None = None,
     training: dict[str, Any] | None = None,
 ) -> Path:
-    from choco_envs.integrations.checkpoint import game_facts, save_policy
+    """Write ``main``'s ``weights`` as a choco_envs checkpoint, its metadata made by the
+    writer every engine uses (``choco_envs.train.outputs.checkpoint_meta``)."""
     from choco_envs.integrations.rllib.module import to_actor_critic
+    from choco_envs.policy.checkpoint import save_checkpoint
+    from choco_envs.registry import make_game
+    from choco_envs.train.outputs import checkpoint_meta
 
-    facts = game_facts(args.env_id, args.options, args.encoder)
-    model = to_actor_critic(
-        weights, tuple(facts["observation_shape"]), facts["num_actions"], tuple(args.hidden)
-    )
-    training = {"engine": "rllib", "args": dataclasses.asdict(args), **(training or {})}
-    return save_policy(path, model, args.env_id, args.options, args.encoder, steps, arena, training)
+    game = make_game(args.env_id, **args.options)
+    shape = tuple(game.encoder(args.encoder).shape)
+    model = to_actor_critic(weights, shape, game.num_actions, tuple(args.hidden))
+    summary = dict(training or {})
+    command = str(summary.pop("command", ""))
+    meta = checkpoint_meta(
+        game, args.encoder, args=args, steps=steps, arena=arena, command=command,
+        training=summary,
+    )  # fmt: skip
+    return save_checkpoint(path, model, meta)
 
 
 def evaluate(path: Path, args: Args, games: int, seed: int) -> dict[str, dict[str, float]]:
