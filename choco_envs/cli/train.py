@@ -42,7 +42,7 @@ RLLIB_DOC = """Train a policy on Ray RLlib (``choco_envs.integrations.rllib``, t
 extra; docs/scale.md): masked PPO self-play with a league, exported to this project's
 checkpoint format (``save_path``, default runs/<run_name>/final.safetensors).
 
-    choco train --engine rllib --config examples/configs/rllib/chocolates_v0.yaml
+    choco train --engine rllib --config configs/chocolates_v0/rllib.yaml
     choco train --engine rllib --env-id le_chocolat_v0 --iterations 5 --num-env-runners 2 \\
         --address auto
 

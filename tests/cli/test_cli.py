@@ -328,7 +328,7 @@ def test_train_rllib_help_shows_the_rllib_examples(capsys: pytest.CaptureFixture
     with pytest.raises(SystemExit):
         main(["train", "--engine", "rllib", "--help"])
     out = capsys.readouterr().out
-    assert "choco train --engine rllib --config examples/configs/rllib/" in out
+    assert "choco train --engine rllib --config configs/chocolates_v0/rllib.yaml" in out
     assert "configs/chocolates_v0/ppo.yaml" not in out and "Ray RLlib" in out
 
 

@@ -20,6 +20,7 @@ from choco_envs.train.ppo import Args, prepare
 REPO = Path(__file__).resolve().parents[2]
 CONFIGS = sorted((REPO / "configs").glob("*/ppo*.yaml"))
 AZ_CONFIGS = sorted((REPO / "configs").glob("*/az*.yaml"))
+RLLIB_CONFIGS = sorted((REPO / "configs").glob("*/rllib*.yaml"))
 
 
 @pytest.mark.parametrize("path", CONFIGS, ids=[f"{p.parent.name}/{p.name}" for p in CONFIGS])
@@ -47,6 +48,22 @@ def test_each_az_config_makes_valid_args_for_its_env(
     assert args.run_dir.parts[0] == "runs"
 
 
+@pytest.mark.parametrize(
+    "path", RLLIB_CONFIGS, ids=[f"{p.parent.name}/{p.name}" for p in RLLIB_CONFIGS]
+)
+def test_each_rllib_config_makes_valid_args_for_its_env(path: Path) -> None:
+    """The RLlib trainer's configs (``choco train --engine rllib``), read by the same
+    loader: only overrides of its Args, every check before Ray starts passes."""
+    pytest.importorskip("ray.rllib")
+    from choco_envs.integrations.rllib.args import Args as RllibArgs
+    from choco_envs.integrations.rllib.train import check_args
+
+    args = build(RllibArgs, load_yaml(path))
+    assert args.env_id == path.parent.name
+    check_args(args)
+    assert args.run_dir.parts[0] == "runs" and args.final_path.parts[0] == "runs"
+
+
 def test_one_config_per_env_edition_and_engine() -> None:
     assert {f"{p.parent.name}/{p.name}" for p in AZ_CONFIGS} == {
         "chocolates_v0/az.yaml",
@@ -66,6 +83,14 @@ def test_one_config_per_env_edition_and_engine() -> None:
         "chocolatiers_v1/ppo_tables_classic.yaml",
         "chocolatiers_v1/ppo_tables_standard.yaml",
     }
+    assert {p.parent.name for p in RLLIB_CONFIGS} == {
+        "chocolates_v0", "chocolatiers_v1", "chocolate_factory_v2", "le_chocolat_v0"
+    } and {p.name for p in RLLIB_CONFIGS} == {"rllib.yaml"}  # fmt: skip
+    # one folder of configs: every engine's, nothing else, nowhere else
+    assert sorted((REPO / "configs").glob("*/*.yaml")) == sorted(
+        CONFIGS + AZ_CONFIGS + RLLIB_CONFIGS
+    )
+    assert not (REPO / "examples" / "configs").exists()
     editions = {build(Args, load_yaml(p)).options.get("edition") for p in CONFIGS}
     assert {"standard", "classic"} <= editions
 

@@ -2,7 +2,7 @@
 ``MultiAgentEnv`` with ``{"observations", "action_mask"}`` observations, and a masked PPO
 self-play trainer with a league, exported to the project's checkpoint format.
 
-    python -m choco_envs.integrations.rllib train --config examples/configs/rllib/chocolates_v0.yaml
+    python -m choco_envs.integrations.rllib train --config configs/chocolates_v0/rllib.yaml
     python -m choco_envs.integrations.rllib export --checkpoint runs/RUN/rllib --out policy.safetensors
     choco eval --env chocolates_v0 --bots policy:policy.safetensors greedy
 

@@ -1,6 +1,6 @@
 """``python -m choco_envs.integrations.rllib train|export``: the RLlib trainer's command line.
 
-    python -m choco_envs.integrations.rllib train --config examples/configs/rllib/chocolates_v0.yaml
+    python -m choco_envs.integrations.rllib train --config configs/chocolates_v0/rllib.yaml
     python -m choco_envs.integrations.rllib train --env-id le_chocolat_v0 --iterations 5 \\
         --num-env-runners 2 --address auto
     python -m choco_envs.integrations.rllib export --checkpoint runs/RUN/rllib --out p.safetensors

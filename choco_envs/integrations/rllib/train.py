@@ -1,6 +1,6 @@
 """Masked PPO self-play on Ray RLlib (new API stack), exported to a choco_envs checkpoint.
 
-    python -m choco_envs.integrations.rllib train --config examples/configs/rllib/chocolates_v0.yaml
+    python -m choco_envs.integrations.rllib train --config configs/chocolates_v0/rllib.yaml
     python -m choco_envs.integrations.rllib train --env-id le_chocolat_v0 --num-env-runners 2
     python -m choco_envs.integrations.rllib train --config ... --address auto   # on a cluster
     choco eval --env chocolates_v0 --bots policy:runs/chocolates_v0__rllib_ppo__1/final.safetensors greedy
