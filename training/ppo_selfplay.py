@@ -6,7 +6,8 @@ style, lives in the package so that `choco train` works from any install).
     choco train --config configs/chocolates_v0/ppo.yaml     # the same run
 
 Read ``choco_envs/train/ppo.py``: the ``Args`` dataclass (a docstring per field), the
-per-seat rollout, the league, the PPO update and the loop, in one file.
+PPO update and the loop top to bottom; its pieces in ``rollout``, ``league``,
+``evaluation``, ``start`` and ``outputs`` beside it.
 """
 
 from choco_envs.train.ppo import main

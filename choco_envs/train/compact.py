@@ -5,7 +5,7 @@ A shipped file has a size budget (``SHIPPED_BUDGET_BYTES``: the wheel carries ev
 one). A network whose float32 file is over it usually fits in float16, and rounding the
 weights to 11 significant bits rarely changes a move; but "rarely" is not a figure, so
 the copy's ``arena`` (and ``arena_tables``) are not carried over: the run's own final
-evaluation (``choco_envs.train.ppo.final_evaluation``, the same deals and games) is
+evaluation (``choco_envs.train.evaluation.final_evaluation``, the same deals and games) is
 played again by the rounded network, the float32 file's figures kept beside them
 (``weights.arena_before``). ``choco ship FILE --float16`` makes the copy and ships it.
 
@@ -40,7 +40,8 @@ def float16_copy(run_file: Path, out: Path | None = None, progress: bool = False
 
     from choco_envs.policy.checkpoint import file_sha256, load_policy, read_header, save_checkpoint
     from choco_envs.train.config import build
-    from choco_envs.train.ppo import Args, final_evaluation
+    from choco_envs.train.evaluation import final_evaluation
+    from choco_envs.train.ppo import Args
 
     run_file = Path(run_file)
     model, meta = load_policy(run_file)

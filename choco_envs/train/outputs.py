@@ -1,5 +1,10 @@
 """What a run leaves behind, written the same way by every engine.
 
+:class:`RunFiles` keeps a PPO run's folder as it goes (``runs_dir/run_name``):
+``args.yaml`` (the run's Args, itself a config), TensorBoard scalars, the learning curve
+(``curve.json``, ``curve.png``: ``choco_envs.train.curves``), the checkpoints and the
+final report; :func:`progress_bar` the bars on the terminal.
+
 :func:`checkpoint_meta` is the one place where the metadata of a policy file is made:
 the ``ppo`` and ``az`` trainers, the RLlib export and ``choco_envs.integrations.checkpoint``
 (the examples) all call it, so every file says the same things the same way (the format
@@ -11,6 +16,9 @@ observation's layout, and writes the file; ``load_policy`` and ``choco ship`` re
 from __future__ import annotations
 
 import dataclasses
+import datetime
+import time
+from pathlib import Path
 from typing import Any
 
 
@@ -81,3 +89,101 @@ def checkpoint_meta(
         }
     meta.update(sections)
     return meta
+
+
+# ---------------------------------------------------------------- a run's folder
+def progress_bar(args: Any, total: int, desc: str, unit: str) -> Any:
+    """A tqdm progress bar when ``args.progress`` (else None)."""
+    if not args.progress:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit=unit, dynamic_ncols=True, leave=False)
+
+
+def write_args(args: Any, path: Path) -> None:
+    """The run's Args as a config file (``choco train --config`` reruns it)."""
+    import yaml
+
+    values = dataclasses.asdict(args)
+    values = {k: list(v) if isinstance(v, tuple) else v for k, v in values.items()}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump(values, sort_keys=False))
+
+
+class RunFiles:
+    """The folder of a run as it goes: ``args.yaml`` at once, then TensorBoard scalars
+    (``track``), learning-curve points (minutes, env steps, win rates; a resumed run
+    continues its file's curve), checkpoints whose metadata :func:`checkpoint_meta`
+    makes, and the final report."""
+
+    def __init__(self, args: Any, game: Any, inputs: Any, command: str) -> None:
+        from choco_envs.train.curves import Curve
+
+        self.args, self.game, self.inputs, self.command = args, game, inputs, command
+        self.dir = args.run_dir
+        write_args(args, self.dir / "args.yaml")
+        self.curve = Curve(self.dir, "steps", Path(args.resume) if args.resume else None)
+        self.began = time.time()
+        self.minutes_before = self.curve.points[-1]["minutes"] if self.curve.points else 0.0
+        self.writer = None
+        if args.track:
+            from torch.utils.tensorboard import SummaryWriter
+
+            self.writer = SummaryWriter(str(self.dir))
+            self.writer.add_text(
+                "hyperparameters",
+                "|param|value|\n|-|-|\n"
+                + "\n".join(f"|{k}|{v}|" for k, v in dataclasses.asdict(args).items()),
+            )
+
+    def log(self, stats: dict[str, float], step: int) -> None:
+        """TensorBoard scalars at ``step``."""
+        if self.writer is not None:
+            for key, value in stats.items():
+                self.writer.add_scalar(key, value, step)
+
+    def point(self, stats: dict[str, float], prefix: str, steps: int, phase: str) -> None:
+        """A learning-curve point of the win rates among ``stats`` (keys ``prefix`` +
+        opponent), at ``steps`` env steps (none without such keys)."""
+        rates = {k[len(prefix) :]: v for k, v in stats.items() if k.startswith(prefix)}
+        if rates:
+            minutes = self.minutes_before + (time.time() - self.began) / 60
+            self.curve.add(minutes, steps, rates, phase)
+
+    def save(self, path: Path, model: Any, steps: int, arena: dict[str, Any], **more: Any) -> Path:
+        """``model`` to ``path`` with its metadata (:func:`checkpoint_meta`; ``more``:
+        its ``training`` summary and more sections)."""
+        from choco_envs.policy.checkpoint import save_checkpoint
+
+        meta = checkpoint_meta(
+            self.game, self.args.encoder, inputs=self.inputs, args=self.args, steps=steps,
+            arena=arena, command=self.command, **more,
+        )  # fmt: skip
+        return save_checkpoint(path, model, meta)
+
+    @staticmethod
+    def summary(updates: int, started: float) -> dict[str, Any]:
+        """The final file's ``training`` summary of a PPO run: updates, minutes since
+        ``started``, when it finished."""
+        return {
+            "updates": updates,
+            "minutes": round((time.time() - started) / 60, 2),
+            "finished": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        }
+
+    def finish(self, arena: dict[str, Any], steps: int, title: str) -> None:
+        """The final evaluation as the curve's last point, ``curve.png``, scalars and one
+        printed line per opponent; close the scalars."""
+        rates = {f"eval/win_rate_vs_{opp}": res["win_rate"] for opp, res in arena.items()}
+        self.point(rates, "eval/win_rate_vs_", steps, "final")
+        self.curve.plot(self.dir / "curve.png", title)
+        for opp, res in arena.items():
+            self.log({f"eval/win_rate_vs_{opp}": res["win_rate"]}, steps)
+            low, high = res["win_rate_ci95"]
+            print(
+                f"final eval vs {opp}: win rate {res['win_rate']:.3f} [{low:.3f}, {high:.3f}] "
+                f"over {res['games']} games"
+            )
+        if self.writer is not None:
+            self.writer.close()

@@ -4,19 +4,25 @@
     choco train --config configs/chocolates_v0/ppo.yaml --total-timesteps 300000 --seed 2
     python -m choco_envs.train.ppo --env-id le_chocolat_v0 --encoder planes --conv-channels 32 32
 
-**Per-seat trajectories** (:class:`SeatRollout`). Every network decision of a learner
-seat is one transition of *that seat's* trajectory: its own policy input, mask, action,
-log-prob and value. The transition that follows it is the same seat's next decision in
-the same game, however many steps the other seats (or the seat itself, in a multi-step
-turn) took in between. Rewards come only at the end: when a game ends, the last
-transition of every learner seat gets that seat's own return and ``done``. A seat's last
-transition whose successor is not known yet when a rollout ends is carried into the next
-rollout (its advantage is computed once its successor exists), so nothing is guessed.
+This file is the trainer as it reads: its ``Args`` (the shared run description,
+``choco_envs.train.run.RunSpec``, plus PPO's own fields), the checks before anything
+runs (``prepare``), the PPO update, and the loop (``train``) top to bottom: the network's
+start, an imitation warm start, then rollouts against the league, PPO updates,
+periodic evaluations, and the final file. The pieces it calls live in modules of their
+own: ``rollout`` (the vector games and the per-seat trajectories), ``league`` (who plays
+the other seats, the snapshot pool), ``evaluation`` (periodic, ``keep_best``, final),
+``outputs`` (the run folder: args.yaml, scalars, curve, checkpoints), ``start`` (resume
+and ``init_from``), ``imitation`` (the warm start).
 
-**League.** In every game one seat is the learner; each other seat is the learner too
-(``league_self_play``), a frozen past snapshot (``league_past``), or a baseline bot drawn
-by ``league_bots`` weight. Games run in this process (``num_workers: 0``) or in worker
-processes (``choco_envs.train.games``).
+**Per-seat trajectories** (``rollout.SeatRollout``). Every network decision of a learner
+seat is one transition of *that seat's* trajectory; the transition that follows it is
+the same seat's next decision in the same game; rewards come only at the end, each seat
+its own; a transition whose successor is not known yet is carried into the next rollout.
+
+**League** (``league.League``). In every game one seat is the learner; each other seat
+is the learner too (``league_self_play``), a frozen past snapshot (``league_past``), or a
+baseline bot drawn by ``league_bots`` weight. Games run in this process
+(``num_workers: 0``) or in worker processes (``choco_envs.train.games``).
 
 **Policy input.** The network reads the ``encoder``'s observation (``flat`` or
 ``planes``), then the inputs of the feature function ``feature`` (none by default;
@@ -43,12 +49,9 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import datetime
-import random
 import shlex
 import sys
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -306,295 +309,7 @@ def prepare(args: Args) -> Setup:
     return Setup(game, inputs, net, roles, resume_meta, save_path)
 
 
-# ---------------------------------------------------------------- per-seat trajectories
-class SeatRollout:
-    """Transitions of every learner seat of every env, linked seat by seat."""
-
-    def __init__(self, capacity: int, input_size: int, num_actions: int) -> None:
-        self.capacity = capacity
-        self.obs = np.zeros((capacity, input_size), dtype=np.float32)
-        self.mask = np.zeros((capacity, num_actions), dtype=bool)
-        self.action = np.zeros(capacity, dtype=np.int64)
-        self.logprob = np.zeros(capacity, dtype=np.float32)
-        self.value = np.zeros(capacity, dtype=np.float32)
-        self.reward = np.zeros(capacity, dtype=np.float32)
-        self.done = np.zeros(capacity, dtype=bool)
-        self.next = np.full(capacity, -1, dtype=np.int64)
-        self.size = 0
-        self.pending: dict[tuple[int, int], int] = {}  # (env, seat) -> its last transition
-
-    def add(
-        self,
-        envs: np.ndarray,
-        seats: np.ndarray,
-        obs: np.ndarray,
-        mask: np.ndarray,
-        action: np.ndarray,
-        logprob: np.ndarray,
-        value: np.ndarray,
-    ) -> None:
-        """Append one decision per row; link each to its seat's previous transition."""
-        k0, n = self.size, len(envs)
-        if k0 + n > self.capacity:
-            raise RuntimeError(f"SeatRollout is full ({self.capacity} transitions)")
-        sl = slice(k0, k0 + n)
-        self.obs[sl], self.mask[sl], self.action[sl] = obs, mask, action
-        self.logprob[sl], self.value[sl] = logprob, value
-        self.reward[sl], self.done[sl], self.next[sl] = 0.0, False, -1
-        for j, (e, p) in enumerate(zip(envs.tolist(), seats.tolist(), strict=True)):
-            prev = self.pending.get((e, p))
-            if prev is not None:
-                self.next[prev] = k0 + j
-            self.pending[(e, p)] = k0 + j
-        self.size += n
-
-    def end_game(self, env: int, returns: Sequence[float]) -> None:
-        """Give every learner seat of ``env`` its own final return."""
-        for seat, ret in enumerate(returns):
-            k = self.pending.pop((env, seat), None)
-            if k is not None:
-                self.reward[k] = ret
-                self.done[k] = True
-
-    def advantages(self, gamma: float, gae_lambda: float) -> tuple[np.ndarray, np.ndarray]:
-        """(indices of complete transitions, their GAE advantages); returns = adv + value."""
-        n = self.size
-        adv = np.zeros(n + 1, dtype=np.float32)
-        is_pending = np.zeros(n, dtype=bool)
-        is_pending[list(self.pending.values())] = True
-        nxt, done, value, reward = self.next, self.done, self.value, self.reward
-        for k in range(n - 1, -1, -1):
-            if is_pending[k]:
-                continue
-            if done[k]:
-                adv[k] = reward[k] - value[k]
-            else:
-                j = nxt[k]
-                delta = reward[k] + gamma * value[j] - value[k]
-                adv[k] = delta + gamma * gae_lambda * adv[j]
-        idx = np.flatnonzero(~is_pending)
-        return idx, adv[idx]
-
-    def carry_over(self) -> None:
-        """Keep only the pending transitions, moved to the front, for the next rollout."""
-        keys = list(self.pending)
-        old = np.array([self.pending[k] for k in keys], dtype=np.int64)
-        m = len(old)
-        for arr in (self.obs, self.mask, self.action, self.logprob, self.value):
-            arr[:m] = arr[old]
-        self.reward[:m], self.done[:m], self.next[:m] = 0.0, False, -1
-        self.pending = {key: i for i, key in enumerate(keys)}
-        self.size = m
-
-
-class SnapshotPool:
-    """Frozen past versions of the learner, the league's ``PAST`` opponents."""
-
-    def __init__(self, size: int, seed: int) -> None:
-        self.size = size
-        self.models: list[Any] = []
-        self.rng = random.Random(seed)
-
-    def add(self, model: Any) -> None:
-        from choco_envs.policy.net import ActorCritic
-
-        frozen = ActorCritic(model.config)
-        frozen.load_state_dict(model.state_dict())
-        frozen.eval()
-        self.models.append(frozen)
-        if len(self.models) > self.size:
-            self.models.pop(0)
-
-    def pick(self) -> int:
-        """A random snapshot index (-1 when the pool is empty)."""
-        return self.rng.randrange(len(self.models)) if self.models else -1
-
-
-# ---------------------------------------------------------------- pieces of the loop
-def make_vec(args: Args, roles: Any) -> Any:
-    from choco_envs.train.games import GameVec, ProcVec
-
-    kwargs = dict(
-        env_id=args.env_id,
-        options=args.env_tables(),
-        max_players=args.max_players,
-        mode_marks=args.mode_marks,
-        encoder=args.encoder,
-        roles=roles,
-        bot_specs=roles.bot_specs,
-        margin_coef=args.margin_coef,
-        feature=args.feature,
-    )
-    if args.num_workers > 0:
-        return ProcVec(args.num_workers, args.num_envs, args.seed, **kwargs)
-    return GameVec(num_envs=args.num_envs, seed=args.seed, **kwargs)
-
-
-def progress_bar(args: Args, total: int, desc: str, unit: str) -> Any:
-    """A tqdm progress bar when ``args.progress`` (else None)."""
-    if not args.progress:
-        return None
-    from tqdm import tqdm
-
-    return tqdm(total=total, desc=desc, unit=unit, dynamic_ncols=True, leave=False)
-
-
-def run_eval(
-    model: Any, args: Args, games: int, seed: int, options: dict[str, Any] | None = None
-) -> dict[str, dict[str, Any]]:
-    """The evaluation against random and greedy (``choco_envs.train.evaluate``) at the
-    run's options (or ``options``: another table of a seat-padded run)."""
-    from choco_envs.train.evaluate import evaluate
-    from choco_envs.train.imitation import ticker
-
-    out = {}
-    table = args.options if options is None else options
-    for opponent in ("random", "greedy"):
-        where = "" if options is None else f" at {table.get('num_players')} players"
-        bar = progress_bar(args, games, f"evaluation vs {opponent}{where}", "game")
-        out[opponent] = evaluate(
-            model,
-            args.env_id,
-            table,
-            args.encoder,
-            opponent,
-            games,
-            seed,
-            feature=args.feature,
-            progress=ticker(bar),
-            max_players=args.max_players,
-            mode_marks=args.mode_marks,
-        )
-        if bar is not None:
-            bar.close()
-    return out
-
-
-def best_score(arena: dict[str, Any], weights: dict[str, float]) -> float:
-    """The keep_best criterion: the weighted mean of the evaluation win rates."""
-    total = sum(weights.get(opp, 0.0) for opp in arena)
-    return sum(weights.get(opp, 0.0) * res["win_rate"] for opp, res in arena.items()) / total
-
-
-def final_evaluation(model: Any, args: Args) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The evaluation a run stores: ``final_eval_games`` against random and greedy at
-    ``options``' table (``arena``) and at each other player count (``arena_tables``),
-    on the run's own deals (so a rounded copy of the file meets the same ones)."""
-    arena = run_eval(model, args, args.final_eval_games, args.seed + 99_991)
-    tables: dict[str, Any] = {}
-    counts = {t["num_players"] for t in args.tables()} if args.max_players else set()
-    for n in sorted(counts - {args.options.get("num_players", 2)}):
-        table = {**args.options, "num_players": n}
-        tables[str(n)] = run_eval(model, args, args.final_eval_games, args.seed + 99_991, table)
-    return arena, tables
-
-
-def start_from(model: Any, setup: Setup, args: Args) -> None:
-    """Load ``args.init_from``'s weights into ``model``: the same network as they are, or
-    a file of one table size into a seat-padded MLP (its first layer's columns placed at
-    the padded positions of its inputs, the rest zero: it plays as before), or a
-    seat-padded file without mode marks into the same network with them (the marks'
-    columns zero)."""
-    from choco_envs.policy.checkpoint import load_policy
-    from choco_envs.policy.seats import add_mode_marks, widen_first_layer
-
-    old, meta = load_policy(args.init_from, args.env_id)
-    stored = (meta.get("features") or {}).get("name", "")
-    if not stored and args.feature and model.config.facts_head_only:
-        return start_with_a_fact_head(model, old, meta, args)
-    if meta["encoder"] == args.encoder and stored and args.feature and stored != args.feature:
-        return start_from_other_features(model, old, meta, args)
-    if (meta["encoder"], stored) != (args.encoder, args.feature):
-        raise ConfigError(
-            f"init_from: {args.init_from!r} reads encoder {meta['encoder']!r} and feature "
-            f"{stored!r}; set encoder and feature to those"
-        )
-    if old.config == model.config:
-        model.load_state_dict(old.state_dict())
-        return
-    seats = meta.get("seats")
-    if seats is not None and args.mode_marks and not seats.get("mode_marks"):
-        if seats.get("max_players") == args.max_players:
-            marks = sum(len(v) for v in args.mode_marks.values())
-            add_mode_marks(model, old, marks)
-            return
-    if seats is not None or not args.max_players:
-        raise ConfigError(
-            f"init_from: {args.init_from!r} holds another network ({old.config}) than this "
-            f"run's ({model.config})"
-        )
-    from choco_envs.policy.features import PolicyInputs
-    from choco_envs.registry import make_game
-
-    table = make_game(args.env_id, **meta["options"])
-    padded = PolicyInputs(table, args.encoder, args.feature, args.max_players, args.mode_marks)
-    assert padded.padding is not None
-    widen_first_layer(model, old, padded.padding)
-
-
-def start_with_a_fact_head(model: Any, old: Any, meta: dict[str, Any], args: Args) -> None:
-    """``start_from`` for a file without features into the same network plus a head that
-    alone reads the new per-action facts (``action_head_only``): the torso's weights load
-    as they are and the head's output starts at 0, so the network plays as before."""
-    import dataclasses
-
-    same = dataclasses.replace(model.config, extra_inputs=0, action_facts=(), facts_head_only=False)
-    if meta["encoder"] != args.encoder or old.config != same:
-        raise ConfigError(
-            f"init_from: {args.init_from!r} holds another network ({old.config}) than this "
-            f"run's torso ({same})"
-        )
-    missing, unexpected = model.load_state_dict(old.state_dict(), strict=False)
-    if unexpected or any(not k.startswith("fact_head.") for k in missing):
-        raise ConfigError(
-            f"init_from: {args.init_from!r}: weights {missing + unexpected} do not fit"
-        )
-
-
-def start_from_other_features(model: Any, old: Any, meta: dict[str, Any], args: Args) -> None:
-    """``start_from`` for a file of the same encoder and tables whose feature function's
-    outputs are fields (by name) of this run's: each old input's first-layer column moved
-    to that input's place, the new inputs' columns zero, so the network plays as before
-    and learns to use them (and a new per-action head starts at 0)."""
-    import numpy as np
-
-    from choco_envs.policy.features import PolicyInputs
-    from choco_envs.policy.seats import _layout_index, place_first_layer
-    from choco_envs.registry import make_game
-
-    seats = meta.get("seats") or {}
-    if seats.get("max_players", 0) != args.max_players or bool(seats.get("mode_marks")) != bool(
-        args.mode_marks
-    ):
-        raise ConfigError(
-            f"init_from: {args.init_from!r} reads another table layout (seats {seats}) than "
-            f"this run (max_players {args.max_players}, mode marks {args.mode_marks})"
-        )
-    n = args.max_players or meta["options"].get("num_players", 2)
-    table = make_game(args.env_id, **{**args.options, "num_players": n})
-    before = PolicyInputs.of_checkpoint(table, meta)
-    after = PolicyInputs(table, args.encoder, args.feature, args.max_players, args.mode_marks)
-    if before.obs_size != after.obs_size or before.features is None or after.features is None:
-        raise ConfigError(f"init_from: {args.init_from!r} reads another observation")
-    old_layout, new_layout = before.features.layout, after.features.layout
-    if old_layout is None or new_layout is None:
-        raise ConfigError(
-            f"init_from: {args.init_from!r}: feature functions {meta['features']['name']!r} "
-            f"and {args.feature!r} name no layouts to place their outputs by"
-        )
-    where = f"init_from {args.init_from!r} into feature {args.feature!r}"
-    moved = _layout_index(old_layout, new_layout, where)
-    rest = before.size - before.obs_size - before.feature_size  # seat and mode marks
-    columns = np.concatenate(
-        [
-            np.arange(before.obs_size),
-            after.obs_size + moved,
-            after.obs_size + after.feature_size + np.arange(rest),
-        ]
-    )
-    place_first_layer(model, old, columns)
-
-
+# ---------------------------------------------------------------- the PPO update
 def ppo_update(model: Any, optimizer: Any, batch: dict[str, Any], args: Args) -> dict[str, float]:
     """CleanRL's PPO update on one rollout of complete transitions."""
     import torch
@@ -652,16 +367,6 @@ def ppo_update(model: Any, optimizer: Any, batch: dict[str, Any], args: Args) ->
     }
 
 
-def write_args(args: Args, path: Path) -> None:
-    """The run's Args as a config file (``choco train --config`` reruns it)."""
-    import yaml
-
-    values = dataclasses.asdict(args)
-    values = {k: list(v) if isinstance(v, tuple) else v for k, v in values.items()}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(yaml.safe_dump(values, sort_keys=False))
-
-
 # ---------------------------------------------------------------- the run
 def train(args: Args, command: str = "") -> Path:
     """Train; return the path of the final checkpoint. ``command`` (what was run) goes
@@ -669,66 +374,28 @@ def train(args: Args, command: str = "") -> Path:
     is played or any file written."""
     import torch
 
-    from choco_envs.policy.checkpoint import load_policy, save_checkpoint
-    from choco_envs.policy.net import ActorCritic
-    from choco_envs.train.curves import Curve
-    from choco_envs.train.games import LEARNER, PAST
+    from choco_envs.train.evaluation import PeriodicEvaluation, run_eval
     from choco_envs.train.imitation import warm_start
-    from choco_envs.train.outputs import checkpoint_meta
+    from choco_envs.train.league import League
+    from choco_envs.train.outputs import RunFiles, progress_bar
+    from choco_envs.train.rollout import SeatRollout, make_vec
+    from choco_envs.train.start import start_model
 
     setup = prepare(args)
     command = command or "python -m choco_envs.train.ppo " + shlex.join(sys.argv[1:])
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.torch_threads)
-    game, run_dir = setup.game, args.run_dir
-    steps_done = 0
-    if args.resume:
-        model, meta = load_policy(args.resume, args.env_id, args.options)
-        model.train()
-        steps_done = int(meta["steps_trained"])
-    else:
-        model = ActorCritic(setup.net)
-        if args.init_from:
-            start_from(model, setup, args)
-    write_args(args, run_dir / "args.yaml")
+    model, steps_done = start_model(args, setup)
+    files = RunFiles(args, setup.game, setup.inputs, command)
 
-    def meta_at(steps: int, arena: dict[str, Any], **more: Any) -> dict[str, Any]:
-        return checkpoint_meta(
-            game, args.encoder, inputs=setup.inputs, args=args, steps=steps, arena=arena,
-            command=command, **more,
-        )  # fmt: skip
-
-    curve = Curve(run_dir, "steps", Path(args.resume) if args.resume else None)
-    began = time.time()
-    minutes_before = curve.points[-1]["minutes"] if curve.points else 0.0
-
-    def on_curve(stats: dict[str, float], prefix: str, steps: int, phase: str) -> None:
-        rates = {k[len(prefix) :]: v for k, v in stats.items() if k.startswith(prefix)}
-        if rates:
-            curve.add(minutes_before + (time.time() - began) / 60, steps, rates, phase)
-
-    writer = None
-    if args.track:
-        from torch.utils.tensorboard import SummaryWriter
-
-        writer = SummaryWriter(str(run_dir))
-        writer.add_text(
-            "hyperparameters",
-            "|param|value|\n|-|-|\n"
-            + "\n".join(f"|{k}|{v}|" for k, v in dataclasses.asdict(args).items()),
-        )
-
-    def log(stats: dict[str, float], step: int) -> None:
-        if writer is not None:
-            for key, value in stats.items():
-                writer.add_scalar(key, value, step)
-
-    def imitation_round(r: int, stats: dict[str, float]) -> None:
-        log(stats, r)
-        on_curve(stats, "imitation/win_rate_vs_", steps_done, f"imitation round {r}")
-
+    # imitation warm start: behaviour cloning, then DAgger rounds
     imitation: dict[str, Any] | None = None
     if args.imitate:
+
+        def imitation_round(r: int, stats: dict[str, float]) -> None:
+            files.log(stats, r)
+            files.point(stats, "imitation/win_rate_vs_", steps_done, f"imitation round {r}")
+
         imitation = warm_start(
             model,
             args,
@@ -736,30 +403,25 @@ def train(args: Args, command: str = "") -> Path:
             bar=lambda total, desc, unit: progress_bar(args, total, desc, unit),
             evaluate_now=lambda games, seed: run_eval(model, args, games, seed),
         )
-        save_checkpoint(
-            run_dir / "imitation.safetensors",
-            model,
-            meta_at(steps_done, imitation["arena"]),
-        )
+        files.save(files.dir / "imitation.safetensors", model, steps_done, imitation["arena"])
 
+    # PPO self-play against the league
     optimizer = torch.optim.Adam(model.parameters(), lr=args.learning_rate, eps=1e-5)
-    pool = SnapshotPool(args.pool_size, args.seed)
+    n, players = args.num_envs, setup.game.num_players
+    league = League(n, args.pool_size, args.pool_every, args.seed)
+    evaluation = PeriodicEvaluation(args)
     budget = max(0, args.total_timesteps - steps_done)
     bar = progress_bar(args, budget, "PPO", "step")
-    n, players = args.num_envs, game.num_players
-    buffer = SeatRollout(args.num_steps * n + n * players, setup.inputs.size, game.num_actions)
-    env_idx = np.arange(n)
+    buffer = SeatRollout(
+        args.num_steps * n + n * players, setup.inputs.size, setup.game.num_actions
+    )
     vec = make_vec(args, setup.roles) if budget else None
     dec = vec.reset() if vec is not None else None
-    past_pick = [pool.pick() for _ in range(n)]
     start, update = time.time(), 0
-    outcomes: dict[str, list[float]] = {}
-    arena: dict[str, Any] = {}
-    best: tuple[float, int, dict[str, Any]] | None = None  # (score, steps, weights)
 
     def out_of_budget() -> bool:
-        minutes = (time.time() - start) / 60
         assert vec is not None
+        minutes = (time.time() - start) / 60
         return vec.steps >= budget or bool(args.max_minutes and minutes >= args.max_minutes)
 
     while vec is not None and dec is not None and not out_of_budget():
@@ -769,125 +431,68 @@ def train(args: Args, command: str = "") -> Path:
             if args.max_minutes:
                 done = max(done, (time.time() - start) / (60 * args.max_minutes))
             optimizer.param_groups[0]["lr"] = args.learning_rate * max(0.0, 1.0 - done)
+
+        # rollout: one network decision per waiting game, the bots' moves in the vector
         for _ in range(args.num_steps):
             actions = np.zeros(n, dtype=np.int64)
-            own = (dec.role == LEARNER) | ((dec.role == PAST) & (np.array(past_pick) < 0))
-            obs_t, mask_t = torch.from_numpy(dec.obs), torch.from_numpy(dec.mask)
+            rows = league.network_rows(dec)
             with torch.inference_mode():
-                rows = np.flatnonzero(own)
-                a, logp, _, v = model.get_action_and_value(obs_t[rows], mask_t[rows])
-                actions[rows] = a.numpy()
-                train_rows = dec.role[rows] == LEARNER
-                r = rows[train_rows]
-                buffer.add(
-                    env_idx[r],
-                    dec.seat[r],
-                    dec.obs[r],
-                    dec.mask[r],
-                    a.numpy()[train_rows],
-                    logp.numpy()[train_rows],
-                    v.numpy()[train_rows],
-                )
-                past_rows = np.flatnonzero((dec.role == PAST) & (np.array(past_pick) >= 0))
-                for k in {past_pick[i] for i in past_rows}:
-                    rows = np.array([i for i in past_rows if past_pick[i] == k])
-                    actions[rows] = (
-                        pool.models[k].get_action_and_value(obs_t[rows], mask_t[rows])[0].numpy()
-                    )
+                obs, mask = torch.from_numpy(dec.obs[rows]), torch.from_numpy(dec.mask[rows])
+                action, logprob, _, value = model.get_action_and_value(obs, mask)
+                actions[rows] = action.numpy()
+                buffer.add_decisions(dec, rows, action, logprob, value)
+                league.past_actions(dec, actions)
             dec = vec.step(actions)
-            for i, ret, seat_roles in dec.finished:
-                buffer.end_game(i, ret)
-                past_pick[i] = pool.pick()
-                learner = [p for p, ro in enumerate(seat_roles) if ro == LEARNER]
-                others = {ro for ro in seat_roles if ro != LEARNER}
-                kind = "self" if not others else ("past" if others == {PAST} else "bots")
-                outcomes.setdefault(kind, []).append(float(np.mean([ret[p] for p in learner])))
+            for i, returns, seat_roles in dec.finished:
+                buffer.end_game(i, returns)
+                league.game_ended(i, returns, seat_roles)
             if bar is not None:
                 bar.update(min(vec.steps, budget) - bar.n)
             if out_of_budget():
                 break  # the last, shorter rollout is learnt from below
 
-        idx, adv = buffer.advantages(args.gamma, args.gae_lambda)
-        batch = {
-            "obs": torch.from_numpy(buffer.obs[idx]),
-            "mask": torch.from_numpy(buffer.mask[idx]),
-            "act": torch.from_numpy(buffer.action[idx]),
-            "logp": torch.from_numpy(buffer.logprob[idx]),
-            "val": torch.from_numpy(buffer.value[idx]),
-            "adv": torch.from_numpy(adv),
-            "ret": torch.from_numpy(adv + buffer.value[idx]),
-        }
-        stats = ppo_update(model, optimizer, batch, args) if len(idx) else {}
+        # learning: PPO on the rollout's complete transitions
+        batch = buffer.batch(args.gamma, args.gae_lambda)
+        stats = ppo_update(model, optimizer, batch, args) if len(batch["act"]) else {}
         buffer.carry_over()
+        league.after_update(model, update)
 
+        # bookkeeping and periodic evaluation
         steps = steps_done + vec.steps
         stats["charts/SPS"] = vec.steps / max(1e-9, time.time() - start)
-        stats["charts/trained_transitions"] = float(len(idx))
+        stats["charts/trained_transitions"] = float(len(batch["act"]))
         stats["charts/learning_rate"] = optimizer.param_groups[0]["lr"]
-        for kind, values in outcomes.items():
-            stats[f"charts/mean_return_vs_{kind}"] = float(np.mean(values))
-        outcomes = {}
-        if args.pool_every and update % args.pool_every == 0:
-            pool.add(model)
-        if args.eval_every and update % args.eval_every == 0:
-            arena = run_eval(model, args, args.eval_games, args.seed + 10_000 + update)
-            for opp, res in arena.items():
-                stats[f"eval/win_rate_vs_{opp}"] = res["win_rate"]
-                stats[f"eval/mean_return_vs_{opp}"] = res["mean_return"]
-            meta = meta_at(steps, arena)
-            save_checkpoint(run_dir / "latest.safetensors", model, meta)
-            score = best_score(arena, args.keep_best_weights)
-            if args.keep_best and (best is None or score > best[0]):
-                snapshot = {k: v.detach().clone() for k, v in model.state_dict().items()}
-                best = (score, steps, snapshot)
-                save_checkpoint(run_dir / "best.safetensors", model, meta)
+        stats.update(league.returns())
+        if evaluation.due(update):
+            arena, best = evaluation.run(model, update, steps)
+            stats.update(evaluation.scalars(arena))
+            files.save(files.dir / "latest.safetensors", model, steps, arena)
+            if best:
+                files.save(files.dir / "best.safetensors", model, steps, arena)
             if bar is not None:
                 bar.set_postfix({opp: f"{res['win_rate']:.2f}" for opp, res in arena.items()})
-            on_curve(stats, "eval/win_rate_vs_", steps, "ppo")
-        log(stats, steps)
+            files.point(stats, "eval/win_rate_vs_", steps, "ppo")
+        files.log(stats, steps)
 
     if vec is not None:
         vec.close()
     if bar is not None:
         bar.close()
+
+    # the final file: the kept weights, their final evaluation
     model.eval()
-    kept = None
-    if best is not None:
-        model.load_state_dict(best[2])
-        kept = {"eval_mean_win_rate": round(best[0], 4), "at_step": best[1]}
-        print(f"keeping the weights of step {best[1]} (weighted evaluation win rate {best[0]:.3f})")
-    tables_arena: dict[str, Any] = {}
-    if args.final_eval_games:
-        arena, tables_arena = final_evaluation(model, args)
-    collected = 0 if vec is None else vec.steps
-    meta = meta_at(steps_done + collected, arena)
-    meta["training"].update(
-        {
-            "updates": update,
-            "minutes": round((time.time() - start) / 60, 2),
-            "finished": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        }
-    )
+    kept = evaluation.restore_best(model)
+    arena, tables = evaluation.final(model)
+    steps = steps_done + (0 if vec is None else vec.steps)
+    training = files.summary(update, start)
     if imitation is not None:
-        meta["training"]["imitation"] = imitation
-    if tables_arena:
-        meta["arena_tables"] = tables_arena
+        training["imitation"] = imitation
     if kept is not None:
-        meta["training"]["kept_best"] = kept
-    save_checkpoint(setup.save_path, model, meta)
-    final_rates = {f"eval/win_rate_vs_{opp}": res["win_rate"] for opp, res in arena.items()}
-    on_curve(final_rates, "eval/win_rate_vs_", steps_done + collected, "final")
-    curve.plot(run_dir / "curve.png", f"{args.env_id} ppo")
-    for opp, res in arena.items():
-        log({f"eval/win_rate_vs_{opp}": res["win_rate"]}, steps_done + collected)
-        low, high = res["win_rate_ci95"]
-        print(
-            f"final eval vs {opp}: win rate {res['win_rate']:.3f} [{low:.3f}, {high:.3f}] over "
-            f"{res['games']} games"
-        )
-    if writer is not None:
-        writer.close()
-    print(f"saved {setup.save_path} after {steps_done + collected} env steps")
+        training["kept_best"] = kept
+    more = {"arena_tables": tables} if tables else {}
+    files.save(setup.save_path, model, steps, arena, training=training, **more)
+    files.finish(arena, steps, f"{args.env_id} ppo")
+    print(f"saved {setup.save_path} after {steps} env steps")
     return setup.save_path
 
 

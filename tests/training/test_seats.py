@@ -549,7 +549,8 @@ def test_an_unmarked_file_starts_a_marked_network_that_plays_as_it_did(tmp_path:
     from choco_envs.policy.checkpoint import load_policy
     from choco_envs.policy.net import ActorCritic
     from choco_envs.policy.seats import add_mode_marks
-    from choco_envs.train.ppo import Args, prepare, start_from, train
+    from choco_envs.train.ppo import Args, prepare, train
+    from choco_envs.train.start import start_from
 
     modes = {"length": ("short", "long")}
     base = dict(
@@ -562,7 +563,7 @@ def test_an_unmarked_file_starts_a_marked_network_that_plays_as_it_did(tmp_path:
     args = Args(**base, init_from=str(plain), run_name="marked")
     ready = prepare(args)
     model = ActorCritic(ready.net)
-    start_from(model, ready, args)
+    start_from(model, args)
     old, _ = load_policy(plain, "chocolate_factory_v2")
     game = make_game("chocolate_factory_v2", num_players=3, length="long")
     s = _state(game, 4, 5)

@@ -10,7 +10,7 @@ import pytest
 
 from choco_envs.core.errors import ConfigError
 from choco_envs.train.games import LEARNER, PAST, GameVec, LeagueRoles
-from choco_envs.train.ppo import SeatRollout
+from choco_envs.train.rollout import SeatRollout
 from tests.training.toy_nim import ENV_ID
 
 

@@ -15,7 +15,8 @@ import pytest
 import torch
 
 from choco_envs.policy.checkpoint import read_metadata
-from choco_envs.train.ppo import Args, best_score, train
+from choco_envs.train.evaluation import best_score
+from choco_envs.train.ppo import Args, train
 from tests.training.toy_nim import ENV_ID, REGISTRY_ENTRY
 
 REPO = Path(__file__).resolve().parents[2]

@@ -1,0 +1,122 @@
+"""The PPO trainer's evaluations of the network against random and greedy.
+
+* **Periodic** (:class:`PeriodicEvaluation`): every ``eval_every`` updates,
+  ``eval_games`` games per opponent on fresh deals; with ``keep_best``, the weights of
+  the evaluation with the best weighted win rate (``keep_best_weights``) are kept and
+  restored at the end, the run's file then holding them rather than the last update's.
+* **Final** (:func:`final_evaluation`): ``final_eval_games`` per opponent at ``options``'
+  table (the file's ``arena``, what ``choco ship`` reads) and at each other player count
+  of a seat-padded run (``arena_tables``), on the run's own deals.
+
+Each is ``choco_envs.train.evaluate`` (duplicate deals, seats rotated, the network's most
+likely legal move).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from choco_envs.train.ppo import Args
+
+
+def run_eval(
+    model: Any, args: Args, games: int, seed: int, options: dict[str, Any] | None = None
+) -> dict[str, dict[str, Any]]:
+    """The evaluation against random and greedy (``choco_envs.train.evaluate``) at the
+    run's options (or ``options``: another table of a seat-padded run)."""
+    from choco_envs.train.evaluate import evaluate
+    from choco_envs.train.imitation import ticker
+    from choco_envs.train.outputs import progress_bar
+
+    out = {}
+    table = args.options if options is None else options
+    for opponent in ("random", "greedy"):
+        where = "" if options is None else f" at {table.get('num_players')} players"
+        bar = progress_bar(args, games, f"evaluation vs {opponent}{where}", "game")
+        out[opponent] = evaluate(
+            model,
+            args.env_id,
+            table,
+            args.encoder,
+            opponent,
+            games,
+            seed,
+            feature=args.feature,
+            progress=ticker(bar),
+            max_players=args.max_players,
+            mode_marks=args.mode_marks,
+        )
+        if bar is not None:
+            bar.close()
+    return out
+
+
+def best_score(arena: dict[str, Any], weights: dict[str, float]) -> float:
+    """The keep_best criterion: the weighted mean of the evaluation win rates."""
+    total = sum(weights.get(opp, 0.0) for opp in arena)
+    return sum(weights.get(opp, 0.0) * res["win_rate"] for opp, res in arena.items()) / total
+
+
+def final_evaluation(model: Any, args: Args) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The evaluation a run stores: ``final_eval_games`` against random and greedy at
+    ``options``' table (``arena``) and at each other player count (``arena_tables``),
+    on the run's own deals (so a rounded copy of the file meets the same ones)."""
+    arena = run_eval(model, args, args.final_eval_games, args.seed + 99_991)
+    tables: dict[str, Any] = {}
+    counts = {t["num_players"] for t in args.tables()} if args.max_players else set()
+    for n in sorted(counts - {args.options.get("num_players", 2)}):
+        table = {**args.options, "num_players": n}
+        tables[str(n)] = run_eval(model, args, args.final_eval_games, args.seed + 99_991, table)
+    return arena, tables
+
+
+class PeriodicEvaluation:
+    """The periodic evaluations of a run, and ``keep_best``'s choice among them."""
+
+    def __init__(self, args: Args) -> None:
+        self.args = args
+        self.arena: dict[str, Any] = {}  # the last evaluation
+        self.best: tuple[float, int, dict[str, Any]] | None = None  # (score, steps, weights)
+
+    def due(self, update: int) -> bool:
+        """Whether update ``update`` (counted from 1) ends with an evaluation."""
+        return bool(self.args.eval_every) and update % self.args.eval_every == 0
+
+    def run(self, model: Any, update: int, steps: int) -> tuple[dict[str, Any], bool]:
+        """Evaluate ``model`` after update ``update`` (``steps`` env steps): (the arena
+        result, whether ``keep_best`` keeps these weights as the best so far)."""
+        args = self.args
+        self.arena = run_eval(model, args, args.eval_games, args.seed + 10_000 + update)
+        score = best_score(self.arena, args.keep_best_weights)
+        kept = args.keep_best and (self.best is None or score > self.best[0])
+        if kept:
+            weights = {k: v.detach().clone() for k, v in model.state_dict().items()}
+            self.best = (score, steps, weights)
+        return self.arena, kept
+
+    @staticmethod
+    def scalars(arena: dict[str, Any]) -> dict[str, float]:
+        """The TensorBoard scalars of an evaluation (``eval/``)."""
+        stats = {}
+        for opp, res in arena.items():
+            stats[f"eval/win_rate_vs_{opp}"] = res["win_rate"]
+            stats[f"eval/mean_return_vs_{opp}"] = res["mean_return"]
+        return stats
+
+    def restore_best(self, model: Any) -> dict[str, Any] | None:
+        """With a kept best, load its weights into ``model`` and return what the file
+        records of it (``training.kept_best``); else None."""
+        if self.best is None:
+            return None
+        score, steps, weights = self.best
+        model.load_state_dict(weights)
+        print(f"keeping the weights of step {steps} (weighted evaluation win rate {score:.3f})")
+        return {"eval_mean_win_rate": round(score, 4), "at_step": steps}
+
+    def final(self, model: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The evaluation the file stores: (``arena``, ``arena_tables``); without
+        ``final_eval_games``, the last periodic one (and no tables)."""
+        if not self.args.final_eval_games:
+            return self.arena, {}
+        return final_evaluation(model, self.args)
