@@ -70,7 +70,8 @@ class Args(PPOLoss):
     num_envs: int = 64
     """games played in parallel"""
     num_workers: int = 0
-    """worker processes running the games (0: all games in this process)"""
+    """worker processes running the games (0: all games in this process); imitation
+    rounds run their tables' games over as many processes"""
     num_steps: int = 32
     """network decisions per game per rollout"""
     anneal_lr: bool = True
