@@ -9,6 +9,7 @@ line.
 
 from __future__ import annotations
 
+import inspect
 import random
 from pathlib import Path
 from typing import Any
@@ -281,9 +282,10 @@ def test_imitation_warm_starts_a_network_of_many_tables(
     played: list[tuple[int, int, int]] = []
     collect = imitation.collect
 
-    def recording(env_id: str, options: dict, *a: Any, **k: Any) -> Any:
-        demos = collect(env_id, options, *a, **k)
-        played.append((options["num_players"], a[2], demos.obs.shape[1]))
+    def recording(*a: Any, **k: Any) -> Any:
+        demos = collect(*a, **k)
+        call = inspect.signature(collect).bind(*a, **k).arguments
+        played.append((call["options"]["num_players"], call["games"], demos.obs.shape[1]))
         return demos
 
     monkeypatch.setattr(imitation, "collect", recording)
