@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
-from itertools import compress
-from operator import mul
+from itertools import chain, compress
+from operator import attrgetter, mul
 
 import numpy as np
 
@@ -52,6 +52,7 @@ PILE_SIZE = NUM_CARDS - DISPLAY_SIZE
 INV_SUPPLY = 1.0 / NOUGAT_SUPPLY
 INV_PILE = 1.0 / PILE_SIZE
 INV_GRID = 1.0 / GRID_CELLS
+_FLAGS_OF, _CARDS_OF = attrgetter("revealed"), attrgetter("cards")
 REGIONS = (
     ("outer", OUTER),
     ("left", LEFT),
@@ -135,7 +136,6 @@ class ChocolatesEncoders:
         self.kind_totals = totals
         self.inv_kind = [1.0 / t if t else 0.0 for t in totals]
         # tables of the batch form (``fill_batch``)
-        self.limit = game.card_limit
         self.rest0 = lay["beside"].start  # planes: everything after the grid
         self.rest = self.size - self.rest0
         if grid0 != 0 or self.rest0 != GRID_CELLS * CELL_FEATURES:
@@ -151,9 +151,9 @@ class ChocolatesEncoders:
         self.inv_kind_array = np.array(self.inv_kind)
         self.card_points_array = np.array(self.card_points)
         self.seats_all = np.array([[(p + r) % n for r in range(n)] for p in range(n)])
-        row = 2 * NUM_CHOCOLATES + 2 * DISPLAY_SIZE + n + n * self.limit + 6
-        self.row_size = row
-        self.row = struct.Struct(f"{row}b")
+        # ``fill_batch``'s packed fields: layout, display and its nougats, each seat's
+        # nougats and card count, six numbers
+        self.row = struct.Struct(f"{NUM_CHOCOLATES + 2 * DISPLAY_SIZE + 2 * n + 6}b")
         self.feature_planes = -(-self.rest // GRID_CELLS)
         self.regions = np.zeros((len(REGIONS), 4, 4), dtype=np.float32)
         for i, (_, cells) in enumerate(REGIONS):
@@ -237,23 +237,21 @@ class ChocolatesEncoders:
     ) -> None:
         """The ``flat`` observations of many states at once, into two zeroed views: the
         16 grid cells into ``grid`` (B, 16, 10), every field from ``beside`` on into
-        ``rest`` (B, size - 160). Each state's fields as bytes (cards padded to the card
-        limit), then numpy."""
-        n, limit, count = self.n, self.limit, len(states)
-        pad = [[-1] * k for k in range(limit + 1)]
+        ``rest`` (B, size - 160). As bytes, then numpy: every state's face-up flags (a
+        bytearray each, joined), each state's other fields packed (with how many cards
+        each seat holds), and every held card in one run (state by state, seat by seat)."""
+        n, count = self.n, len(states)
         pack = self.row.pack
-        rows = []
-        for s in states:
-            codes: list[int] = []
-            for h in s.cards:
-                codes += h
-                codes += pad[limit - len(h)]
-            rows.append(
-                pack(*s.layout, *s.revealed, *s.display, *s.display_nougats, *s.nougats, *codes,
-                     s.current, s.supply, len(s.pile), s.grid_hidden, s.took_card, s.final_turns)
-            )  # fmt: skip
+        rows = [
+            pack(*s.layout, *s.display, *s.display_nougats, *s.nougats, *map(len, s.cards),
+                 s.current, s.supply, len(s.pile), s.grid_hidden, s.took_card, s.final_turns)
+            for s in states
+        ]  # fmt: skip
         ints = np.frombuffer(b"".join(rows), dtype=np.int8)
         ints = ints.reshape(count, -1).astype(np.intp)
+        flags = b"".join(map(_FLAGS_OF, states))
+        revealed = np.frombuffer(flags, dtype=np.bool_).reshape(count, NUM_CHOCOLATES)
+        codes = bytes(chain.from_iterable(chain.from_iterable(map(_CARDS_OF, states))))
         who = np.asarray(players, dtype=np.intp)
         at = 0
 
@@ -262,9 +260,8 @@ class ChocolatesEncoders:
             at += k
             return ints[:, at - k : at]
 
-        kinds, revealed = take(NUM_CHOCOLATES), take(NUM_CHOCOLATES) != 0
-        display, display_nougats, nougats = take(DISPLAY_SIZE), take(DISPLAY_SIZE), take(n)
-        cards = take(n * limit).reshape(count, n, limit)
+        kinds, display = take(NUM_CHOCOLATES), take(DISPLAY_SIZE)
+        display_nougats, nougats, counts = take(DISPLAY_SIZE), take(n), take(n)  # by seat
         current, supply, pile, grid_hidden, took, final_turns = take(6).T
         r0 = self.rest0  # ``rest`` starts at this flat index
         # face-up chocolates: type, shape and face-up flag (face down: the zero row);
@@ -284,9 +281,12 @@ class ChocolatesEncoders:
             count, -1
         )
         seats = self.seats_all.take(who, axis=0)  # (B, n): absolute seat of each relative one
-        held = np.take_along_axis(cards, seats[:, :, None], axis=1)  # (B, n, limit)
-        row, seat, k = np.nonzero(held >= 0)
-        rest[row, self.seat_cards0 - r0 + 2 * NUM_CARDS * seat + held[row, seat, k]] = 1.0
+        # every held card: its state and absolute seat, then the seat relative to the viewer
+        owner = np.repeat(np.arange(count * n), counts.ravel())
+        row, seat = np.divmod(owner, n)
+        relative = (seat - who[row]) % n
+        card_at = self.seat_cards0 - r0 + 2 * NUM_CARDS * relative
+        rest[row, card_at + np.frombuffer(codes, dtype=np.uint8)] = 1.0
         v = self.values0 - r0
         rest[:, v : v + 2 * DISPLAY_SIZE] = self.card_points_array.take(display, axis=0).reshape(
             count, -1
@@ -294,7 +294,7 @@ class ChocolatesEncoders:
         v += 2 * DISPLAY_SIZE
         rest[:, v : v + DISPLAY_SIZE] = display_nougats * INV_SUPPLY
         v += DISPLAY_SIZE
-        rest[:, v : v + n] = (held >= 0).sum(axis=2) * self.inv_limit
+        rest[:, v : v + n] = np.take_along_axis(counts, seats, axis=1) * self.inv_limit
         rest[:, v + n : v + 2 * n] = np.take_along_axis(nougats, seats, axis=1) * INV_SUPPLY
         v += 2 * n
         active = np.flatnonzero(current >= 0)

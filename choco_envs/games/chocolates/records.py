@@ -61,7 +61,7 @@ def state_to_json(game: ChocolatesRules, s: ChocolatesState) -> dict[str, Any]:
     return {
         "game": game.spec.env_id,
         "layout": [kind_name(k) for k in s.layout],
-        "revealed": list(s.revealed),
+        "revealed": [bool(flag) for flag in s.revealed],
         "pile": list(s.pile),
         "display": [c if c >= 0 else None for c in s.display],
         "display_nougats": list(s.display_nougats),
@@ -97,7 +97,7 @@ def state_from_json(game: ChocolatesRules, d: Mapping[str, Any]) -> ChocolatesSt
         for i, c in enumerate(_list(d, "display", DISPLAY_SIZE))
     ]
     s = ChocolatesState(layout, pile, display, n)
-    s.revealed = list(revealed)
+    s.revealed = bytearray(revealed)
     s.grid_hidden = GRID_CELLS - sum(revealed[:GRID_CELLS])
     s.display_nougats = [
         _count(v, f"display_nougats[{i}]", NOUGAT_SUPPLY)
@@ -116,7 +116,7 @@ def state_from_json(game: ChocolatesRules, d: Mapping[str, Any]) -> ChocolatesSt
                 f"{WHERE}.{where}.cards holds {len(held)} cards; allowed: 0..{game.card_limit} "
                 f"(the card limit with {n} players)"
             )
-        s.cards[seat] = [_held(c, f"{where}.cards[{i}]") for i, c in enumerate(held)]
+        s.cards[seat] = tuple(_held(c, f"{where}.cards[{i}]") for i, c in enumerate(held))
     s.current = require(d, "current", int, WHERE)
     s.took_card = require(d, "took_card", bool, WHERE)
     s.final_turns = require(d, "final_turns", int, WHERE)

@@ -173,7 +173,7 @@ def card_info(card: int) -> dict[str, Any]:
 
 def chocolate(s: ChocolatesState, pos: int) -> dict[str, Any]:
     """One chocolate: where it lies and, once face up, its type and shape."""
-    out: dict[str, Any] = {"pos": pos, "name": position_name(pos), "face_up": s.revealed[pos]}
+    out: dict[str, Any] = {"pos": pos, "name": position_name(pos), "face_up": bool(s.revealed[pos])}
     if pos < GRID_CELLS:
         out.update(row=pos // GRID_SIDE, col=pos % GRID_SIDE)
     else:

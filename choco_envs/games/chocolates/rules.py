@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from operator import itemgetter, not_
+from itertools import compress
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -77,18 +78,27 @@ DISPLAY_SIZE = 3
 #: a player holding this many cards triggers the end, by player count
 CARD_LIMIT = {2: 4, 3: 4, 4: 3}
 SIDE_NAMES = ("true", "false")
+#: ``ChocolatesState.revealed`` of a finished game
+ALL_FACE_UP = b"\x01" * NUM_CHOCOLATES
+#: ``bytes.translate`` table: a face-up flag (0/1) to its face-down flag (1/0)
+FACE_DOWN_FLAG = bytes([1, 0]) + bytes(254)
+#: the reveal action of each position
+REVEAL_ACTIONS = range(REVEAL_BASE, NUM_ACTIONS)
 
 
 class ChocolatesState:
-    """Everything about one game, in plain lists and ints (cheap to copy).
+    """Everything about one game, in plain lists, tuples, bytes and ints (cheap to copy:
+    what the rules never change in place is a tuple, which copies share).
 
-    ``layout[pos]`` is the kind (``type * 3 + shape``) at position ``pos`` (0..15 grid,
-    16..20 beside), hidden while ``revealed[pos]`` is False. ``pile`` is the face-down
-    prediction pile, top at the end; ``pile_unordered`` (a search's determinized copy
-    only) says its order is not dealt: each draw takes a random card of it (``core.game.draw``). ``display[i]`` is a card id or -1 (pile ran out).
-    ``cards[seat]`` holds ``card * 2 + side`` (side 0: true face up, 1: false face up).
-    ``final_turns`` is -1 until the end is triggered, then the number of turns still to
-    play after the current one.
+    ``layout[pos]`` (a tuple) is the kind (``type * 3 + shape``) at position ``pos``
+    (0..15 grid, 16..20 beside), hidden while ``revealed[pos]`` is 0. ``revealed`` is a
+    bytearray, one 0/1 flag a position (as bytes: copied, masked and encoded whole).
+    ``pile`` is the face-down prediction pile, top at the end; ``pile_unordered`` (a
+    search's determinized copy only) says its order is not dealt: each draw takes a
+    random card of it (``core.game.draw``). ``display[i]`` is a card id or -1 (pile ran
+    out). ``cards[seat]`` is a tuple of ``card * 2 + side`` (side 0: true face up, 1:
+    false face up), replaced by a take. ``final_turns`` is -1 until the end is
+    triggered, then the number of turns still to play after the current one.
     """
 
     __slots__ = (
@@ -110,20 +120,20 @@ class ChocolatesState:
 
     def __init__(
         self,
-        layout: list[int],
+        layout: Sequence[int],
         pile: list[int],
         display: list[int],
         num_players: int,
     ) -> None:
-        self.layout = layout
-        self.revealed = [False] * NUM_CHOCOLATES
+        self.layout: tuple[int, ...] = tuple(layout)
+        self.revealed = bytearray(NUM_CHOCOLATES)
         self.grid_hidden = GRID_CELLS
         self.pile = pile
         self.pile_unordered = False
         self.display = display
         self.display_nougats = [0] * DISPLAY_SIZE
         self.supply = NOUGAT_SUPPLY
-        self.cards: list[list[int]] = [[] for _ in range(num_players)]
+        self.cards: list[tuple[int, ...]] = [()] * num_players
         self.nougats = [0] * num_players
         self.current = 0
         self.took_card = False
@@ -132,7 +142,7 @@ class ChocolatesState:
 
     def copy(self) -> ChocolatesState:
         new = ChocolatesState.__new__(ChocolatesState)
-        new.layout = self.layout[:]
+        new.layout = self.layout
         new.revealed = self.revealed[:]
         new.grid_hidden = self.grid_hidden
         new.pile = self.pile[:]
@@ -140,7 +150,7 @@ class ChocolatesState:
         new.display = self.display[:]
         new.display_nougats = self.display_nougats[:]
         new.supply = self.supply
-        new.cards = list(map(list.copy, self.cards))
+        new.cards = self.cards[:]
         new.nougats = self.nougats[:]
         new.current = self.current
         new.took_card = self.took_card
@@ -230,8 +240,7 @@ class ChocolatesRules(Game[ChocolatesState]):
             for slot, card in enumerate(s.display):
                 if card >= 0:
                     actions += (2 * slot, 2 * slot + 1)
-        revealed = s.revealed
-        actions += [REVEAL_BASE + pos for pos in range(NUM_CHOCOLATES) if not revealed[pos]]
+        actions += compress(REVEAL_ACTIONS, s.revealed.translate(FACE_DOWN_FLAG))
         return actions
 
     def legal_mask(self, s: ChocolatesState) -> np.ndarray:
@@ -244,7 +253,7 @@ class ChocolatesRules(Game[ChocolatesState]):
             mask = bytearray(take[d0] + take[d1] + take[d2])
         else:
             mask = bytearray(NUM_TAKE_ACTIONS)
-        mask += bytes(map(not_, s.revealed))
+        mask += s.revealed.translate(FACE_DOWN_FLAG)
         return np.frombuffer(mask, dtype=bool)
 
     # ------------------------------------------------------------------ apply
@@ -255,36 +264,12 @@ class ChocolatesRules(Game[ChocolatesState]):
             raise self.illegal(s, a, "the game is over")
         if a < REVEAL_BASE:
             self._take(s, a, rng)
-        else:
-            self._reveal(s, a)
-
-    def _take(self, s: ChocolatesState, a: int, rng: Rng) -> None:
-        slot, side = divmod(a, 2)
-        player = s.current
-        if s.took_card:
-            raise self.illegal(s, a, "a card was already taken this turn; reveal a chocolate")
-        if len(s.cards[player]) >= self.card_limit:
-            raise self.illegal(s, a, f"player holds the limit of {self.card_limit} cards")
-        card = s.display[slot]
-        if card < 0:
-            raise self.illegal(s, a, f"display slot {slot} is empty (the pile ran out)")
-        s.cards[player].append(2 * card + side)
-        s.nougats[player] += s.display_nougats[slot]
-        s.display_nougats[slot] = 0
-        for other in range(DISPLAY_SIZE):
-            if other != slot and s.display[other] >= 0 and s.supply > 0:
-                s.supply -= 1
-                s.display_nougats[other] += 1
-        s.display[slot] = draw(rng, s.pile, s.pile_unordered) if s.pile else -1
-        s.took_card = True
-        if len(s.cards[player]) >= self.card_limit and s.final_turns < 0:
-            s.final_turns = self.num_players - 1
-
-    def _reveal(self, s: ChocolatesState, a: int) -> None:
+            return
+        # a reveal: most steps are one, written here (a call would cost as much as it)
         pos = a - REVEAL_BASE
         if s.revealed[pos]:
             raise self.illegal(s, a, f"{position_name(pos)} is already face up")
-        s.revealed[pos] = True
+        s.revealed[pos] = 1
         s.took_card = False
         if pos < GRID_CELLS:
             s.grid_hidden -= 1
@@ -298,12 +283,34 @@ class ChocolatesRules(Game[ChocolatesState]):
             s.final_turns -= 1
         s.current = (s.current + 1) % self.num_players
 
+    def _take(self, s: ChocolatesState, a: int, rng: Rng) -> None:
+        slot, side = divmod(a, 2)
+        player = s.current
+        if s.took_card:
+            raise self.illegal(s, a, "a card was already taken this turn; reveal a chocolate")
+        if len(s.cards[player]) >= self.card_limit:
+            raise self.illegal(s, a, f"player holds the limit of {self.card_limit} cards")
+        card = s.display[slot]
+        if card < 0:
+            raise self.illegal(s, a, f"display slot {slot} is empty (the pile ran out)")
+        s.cards[player] = (*s.cards[player], 2 * card + side)  # a new tuple: copies share
+        s.nougats[player] += s.display_nougats[slot]
+        s.display_nougats[slot] = 0
+        for other in range(DISPLAY_SIZE):
+            if other != slot and s.display[other] >= 0 and s.supply > 0:
+                s.supply -= 1
+                s.display_nougats[other] += 1
+        s.display[slot] = draw(rng, s.pile, s.pile_unordered) if s.pile else -1
+        s.took_card = True
+        if len(s.cards[player]) >= self.card_limit and s.final_turns < 0:
+            s.final_turns = self.num_players - 1
+
     @staticmethod
     def _end(s: ChocolatesState) -> None:
         """Game over: "Flip all remaining chocolates face up" for the scoring."""
         s.over = True
         s.current = -1
-        s.revealed = [True] * NUM_CHOCOLATES
+        s.revealed[:] = ALL_FACE_UP
         s.grid_hidden = 0
 
     # ------------------------------------------------------------------ scores
@@ -336,18 +343,22 @@ class ChocolatesRules(Game[ChocolatesState]):
     def determinize(self, s: ChocolatesState, player: int, rng: Rng) -> ChocolatesState:
         """Reshuffle the face-down chocolates among the face-down positions, and leave the
         prediction pile's order to its draws (sorted, ``pile_unordered``: each card drawn
-        is a random one of the rest, as from a reshuffled pile). Nothing is private, so
+        is a random one of the rest, as from a reshuffled pile). Both start from the
+        unseen kinds and cards sorted (:func:`deal_sources`, remembered per position), so
+        the sample depends only on what is public and on ``rng``. Nothing is private, so
         every seat gets the same kind of sample."""
-        if isinstance(player, bool) or player not in self.seats:
+        if player not in self.seats or player is True or player is False:  # a bool is no seat
             raise ValueError(f"player {player!r} is not a seat; allowed: 0..{self.num_players - 1}")
+        layout, pattern, pile = s.layout, bytes(s.revealed), s.pile
+        found = _SOURCES.get((id(layout), pattern, len(pile)))  # deal_sources' memo, read here
+        if found is None or found[0] is not layout or found[1] != pile:
+            found = deal_sources(layout, pattern, pile)
+        _, _, kinds_sorted, deal, pile_sorted = found
         new = s.copy()
-        read_hidden, deal = face_down_dealer(s.revealed)
-        # sorted first, so that the sample depends only on what is public (which kinds
-        # and cards are still unseen) and on rng, never on their true order
-        kinds = sorted(read_hidden(s.layout))
+        kinds = [*kinds_sorted]
         permute(rng, kinds)
-        new.layout[:] = deal(s.layout + kinds)
-        new.pile.sort()
+        new.layout = deal(layout + tuple(kinds))
+        new.pile[:] = pile_sorted
         new.pile_unordered = True
         return new
 
@@ -393,20 +404,22 @@ class ChocolatesRules(Game[ChocolatesState]):
 #: patterns of face-up flags whose face-down positions ``hidden_positions`` remembers;
 #: past this many it forgets them all (search determinizes the same few positions)
 HIDDEN_MEMO = 4096
-_HIDDEN: dict[bytes, tuple[tuple[int, ...], Callable[[list[int]], Sequence[int]]]] = {}
+#: reads a layout's kinds at some positions (:func:`hidden_positions`)
+Reader = Callable[[Sequence[int]], Sequence[int]]
+#: deals kinds onto a layout's face-down positions (:func:`face_down_dealer`)
+Dealer = Callable[[Sequence[int]], tuple[int, ...]]
+_HIDDEN: dict[bytes, tuple[tuple[int, ...], Reader]] = {}
 
 
-def hidden_positions(
-    revealed: list[bool],
-) -> tuple[tuple[int, ...], Callable[[list[int]], Sequence[int]]]:
+def hidden_positions(revealed: Sequence[int]) -> tuple[tuple[int, ...], Reader]:
     """The face-down positions (increasing) of a layout whose face-up flags are
-    ``revealed``, and a reader of a layout's kinds at those positions (an ``itemgetter``),
-    remembered by pattern."""
+    ``revealed`` (a state's bytearray, or any sequence of flags), and a reader of a layout's
+    kinds at those positions (an ``itemgetter``), remembered by pattern."""
     key = bytes(revealed)
     found = _HIDDEN.get(key)
     if found is None:
         hidden = tuple(pos for pos in range(NUM_CHOCOLATES) if not revealed[pos])
-        read: Callable[[list[int]], Sequence[int]] = (
+        read: Reader = (
             itemgetter(*hidden) if len(hidden) > 1 else lambda layout: [layout[p] for p in hidden]
         )
         if len(_HIDDEN) >= HIDDEN_MEMO:
@@ -417,16 +430,15 @@ def hidden_positions(
 
 #: patterns of face-up flags whose dealer ``face_down_dealer`` remembers (as many as
 #: ``hidden_positions``)
-_DEALERS: dict[bytes, tuple[Callable[[list[int]], Sequence[int]], Callable[[list[int]], Any]]] = {}
+_DEALERS: dict[bytes, tuple[Reader, Dealer]] = {}
 
 
-def face_down_dealer(
-    revealed: list[bool],
-) -> tuple[Callable[[list[int]], Sequence[int]], Callable[[list[int]], Any]]:
-    """The reader of ``hidden_positions`` and a dealer: ``deal(layout + kinds)`` is the
-    layout with ``kinds`` put on the face-down positions in increasing order (one kind
-    each) and the face-up ones kept, as a sequence (an ``itemgetter``, not a loop),
-    remembered by pattern."""
+def face_down_dealer(revealed: Sequence[int]) -> tuple[Reader, Dealer]:
+    """The reader of ``hidden_positions`` and a dealer: ``deal(layout + kinds)`` (a
+    tuple, or a list, of the 21 kinds then one kind per face-down position) is the
+    layout with ``kinds`` put on the face-down positions in increasing order and the
+    face-up ones kept, as a tuple (an ``itemgetter``, not a loop), remembered by
+    pattern."""
     key = bytes(revealed)
     found = _DEALERS.get(key)
     if found is None:
@@ -436,6 +448,32 @@ def face_down_dealer(
         if len(_DEALERS) >= HIDDEN_MEMO:
             _DEALERS.clear()
         found = _DEALERS[key] = read, deal
+    return found
+
+
+Sources = tuple[tuple[int, ...], list[int], tuple[int, ...], Dealer, tuple[int, ...]]
+#: :func:`deal_sources` of the positions met, by (id of the layout, face-up flags, pile
+#: size); past ``HIDDEN_MEMO`` of them it forgets them all
+_SOURCES: dict[tuple[int, bytes, int], Sources] = {}
+
+
+def deal_sources(layout: tuple[int, ...], revealed: bytes, pile: list[int]) -> Sources:
+    """What ``determinize`` deals from, for a position with this ``layout``, face-up
+    flags ``revealed`` (as bytes) and ``pile``: ``(layout, a copy of pile, the kinds
+    face down, their dealer, the pile's cards)``. The kinds and the cards are sorted, so
+    that a sample depends only on what is public (which are unseen) and on its rng,
+    never on their true order; the dealer is :func:`face_down_dealer`'s.
+
+    Remembered, since a search determinizes the same position over and over: a hit is
+    the very same layout (the memo holds it, so its id names no other; a layout is a
+    tuple, never changed) with the same flags and an equal pile."""
+    read_hidden, deal = face_down_dealer(revealed)
+    kinds = sorted(read_hidden(layout))
+    cards = sorted(pile)
+    if len(_SOURCES) >= HIDDEN_MEMO:
+        _SOURCES.clear()
+    found = layout, pile[:], tuple(kinds), deal, tuple(cards)
+    _SOURCES[id(layout), revealed, len(pile)] = found
     return found
 
 

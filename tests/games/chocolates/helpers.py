@@ -30,7 +30,7 @@ def state_from(
     """A fresh game (nothing revealed, nobody holding cards) on the drawn layout, with the
     given display and the other cards shuffled into the pile."""
     state = game.new_state(random.Random(seed))
-    state.layout = layout_from_text(drawing)
+    state.layout = tuple(layout_from_text(drawing))
     state.display = list(display)
     state.pile = [c for c in range(NUM_CARDS) if c not in display]
     random.Random(seed).shuffle(state.pile)

@@ -130,8 +130,8 @@ MUTATIONS = [
     ),
     rule(
         "side_not_recorded",
-        "s.cards[player].append(2 * card + side)",
-        "s.cards[player].append(2 * card)",
+        "s.cards[player] = (*s.cards[player], 2 * card + side)",
+        "s.cards[player] = (*s.cards[player], 2 * card)",
         "decide whether to place the card face up or face down",
     ),
     # ------------------------------------------------------------------ card limit and the end
@@ -209,7 +209,7 @@ MUTATIONS = [
     ),
     rule(
         "no_flip_at_the_end",
-        "        s.revealed = [True] * NUM_CHOCOLATES\n",
+        "        s.revealed[:] = ALL_FACE_UP\n",
         "",
         "Flip all remaining chocolates face up",
     ),
@@ -280,9 +280,15 @@ MUTATIONS = [
     ),
     rule(
         "determinize_reads_the_truth",
-        "        kinds = sorted(read_hidden(s.layout))\n",
-        "        kinds = list(read_hidden(s.layout))\n",
+        "    kinds = sorted(read_hidden(layout))\n",
+        "    kinds = list(read_hidden(layout))\n",
         "a determinization depends only on what is public",
+    ),
+    rule(
+        "determinize_reads_the_pile_order",
+        "    cards = sorted(pile)\n",
+        "    cards = list(pile)\n",
+        "a determinization depends only on what is public (the pile's order too)",
     ),
     # ------------------------------------------------------------------ geometry (the rulings)
     card(

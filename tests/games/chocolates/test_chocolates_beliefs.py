@@ -75,7 +75,7 @@ def test_dealt_layouts_never_read_the_face_down_chocolates() -> None:
 def test_all_face_up_gives_the_truth() -> None:
     game = ChocolatesGame()
     s = state_from(game)
-    s.revealed = [True] * NUM_CHOCOLATES
+    s.revealed = bytearray([True] * NUM_CHOCOLATES)
     rates = TruthEstimator(game).truth_rates(s)
     assert rates.tolist() == [float(v) for v in card_truths(s.layout)]
 

@@ -59,7 +59,7 @@ def test_no_action_after_the_end() -> None:
     """Once the 16th grid chocolate is revealed nothing more is legal."""
     game = ChocolatesGame(num_players=2)
     s = state_from(game)
-    s.revealed = [True] * 15 + [False] * 6
+    s.revealed = bytearray([1] * 15 + [0] * 6)
     s.grid_hidden = 1
     game.apply(s, reveal(15), RNG)
     with pytest.raises(IllegalActionError, match="over"):

@@ -1,7 +1,8 @@
 """Chocolates' fast forms on the search path, each tied to its plain form: the remembered
-face-down positions, their reader and dealer, and ``determinize`` itself against the
-plain resampling written out here (the same sample from the same stream; ``permute``'s
-own uniformity is checked in tests/core/test_speed_paths.py)."""
+face-down positions, their reader and dealer, what ``determinize`` deals from, and
+``determinize`` itself against the plain resampling written out here (the same sample
+from the same stream; ``permute``'s own uniformity is checked in
+tests/core/test_speed_paths.py)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ from typing import Any
 import pytest
 
 from choco_envs.core.game import permute
-from choco_envs.games.chocolates import ChocolatesGame, ChocolatesState
+from choco_envs.games.chocolates import ChocolatesGame, ChocolatesState, rules
 from choco_envs.games.chocolates.components import NUM_CHOCOLATES
 from choco_envs.games.chocolates.rules import (
     HIDDEN_MEMO,
+    deal_sources,
     face_down_dealer,
     hidden_positions,
 )
@@ -39,8 +41,6 @@ def test_hidden_positions_are_the_face_down_ones_and_read_their_kinds() -> None:
 
 
 def test_hidden_positions_forget_past_the_memo_size(monkeypatch: pytest.MonkeyPatch) -> None:
-    from choco_envs.games.chocolates import rules
-
     monkeypatch.setattr(rules, "_HIDDEN", {})
     for k in range(HIDDEN_MEMO + 5):
         revealed = [bool(k >> i & 1) for i in range(NUM_CHOCOLATES)]
@@ -68,8 +68,6 @@ def test_the_dealer_puts_kinds_on_the_face_down_positions_in_order() -> None:
 
 
 def test_the_dealers_forget_past_the_memo_size(monkeypatch: pytest.MonkeyPatch) -> None:
-    from choco_envs.games.chocolates import rules
-
     monkeypatch.setattr(rules, "_DEALERS", {})
     for k in range(HIDDEN_MEMO + 5):
         face_down_dealer([bool(k >> i & 1) for i in range(NUM_CHOCOLATES)])
@@ -84,8 +82,10 @@ def plain_determinize(s: ChocolatesState, rng: random.Random) -> ChocolatesState
     hidden = [pos for pos in range(NUM_CHOCOLATES) if not s.revealed[pos]]
     kinds = sorted(s.layout[pos] for pos in hidden)
     permute(rng, kinds)
+    layout = list(s.layout)
     for pos, kind in zip(hidden, kinds, strict=True):
-        new.layout[pos] = kind
+        layout[pos] = kind
+    new.layout = tuple(layout)
     new.pile.sort()
     new.pile_unordered = True
     return new
@@ -99,3 +99,38 @@ def test_determinize_is_the_plain_resampling_draw_for_draw(players: int) -> None
         for seat in range(players):
             assert game.determinize(s, seat, a) == plain_determinize(s, b)
     assert a.getstate() == b.getstate()
+
+
+def test_what_determinize_deals_from_is_remembered_for_that_very_position(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``deal_sources`` (the face-down kinds and the pile's cards, sorted, and the dealer)
+    answers ``determinize`` only for the very same layout with the same flags and an
+    equal pile: a state that shares the layout and flags but holds another card in its
+    pile of the same size, or an equal layout that is another tuple, is sampled from its
+    own, each the plain resampling draw for draw; and the memo forgets them all past
+    ``HIDDEN_MEMO`` positions."""
+    monkeypatch.setattr(rules, "_SOURCES", {})
+    made: list[Any] = []
+    monkeypatch.setattr(
+        rules, "deal_sources", lambda *args: made.append(args) or deal_sources(*args)
+    )
+    game = ChocolatesGame(num_players=2)
+    s = states(game, 40, seed=7)[20]
+    assert s.pile and s.display[0] >= 0
+    swapped = s.copy()  # the same layout tuple and flags, one other card in the pile
+    swapped.pile[0], swapped.display[0] = swapped.display[0], swapped.pile[0]
+    retyped = s.copy()
+    retyped.layout = tuple(list(s.layout))  # equal, another tuple
+    a, b = random.Random(5), random.Random(5)
+    for x in (s, s, swapped, swapped, retyped, s):
+        assert game.determinize(x, 0, a) == plain_determinize(x, b)
+    # made anew: s, swapped (its pile differs), retyped (another tuple), s (after swapped)
+    assert [args[2] for args in made] == [s.pile, swapped.pile, retyped.pile, s.pile]
+    _, _, kinds, _, cards = deal_sources(s.layout, bytes(s.revealed), s.pile)
+    assert list(kinds) == sorted(s.layout[pos] for pos in range(21) if not s.revealed[pos])
+    assert list(cards) == sorted(s.pile)
+    for _ in range(HIDDEN_MEMO + 5):
+        s.layout = tuple(list(s.layout))  # another tuple each time: another position
+        game.determinize(s, 0, a)
+        assert len(rules._SOURCES) <= HIDDEN_MEMO

@@ -72,7 +72,7 @@ def test_greedy_never_plays_an_illegal_action_and_never_needs_the_truth() -> Non
 def test_greedy_refuses_a_finished_game() -> None:
     game = ChocolatesGame(num_players=2)
     s = state_from(game)
-    s.revealed = [True] * 15 + [False] * 6
+    s.revealed = bytearray([1] * 15 + [0] * 6)
     s.grid_hidden = 1
     game.apply(s, reveal(15), random.Random(0))
     with pytest.raises(ValueError, match="over"):
@@ -123,9 +123,9 @@ def test_near_end_confidence_applies_when_another_seat_is_one_card_short(monkeyp
     """'near_end_confidence lowers it while another seat is one card from the limit'
     (2 players: 4 cards)."""
     s = state_from(ChocolatesGame(num_players=2), display=(0, 1, 2))
-    s.cards = [[], [20, 22]]
+    s.cards = [(), (20, 22)]
     assert _decide(monkeypatch, s, near_end_confidence=0.7) >= 6  # two short: 0.85
-    s.cards = [[], [20, 22, 24]]
+    s.cards = [(), (20, 22, 24)]
     assert _decide(monkeypatch, s, near_end_confidence=0.7) == 3
     assert _decide(monkeypatch, s) >= 6  # the baseline ignores it
 
@@ -134,7 +134,7 @@ def test_final_confidence_applies_on_a_final_turn_even_when_behind(monkeypatch) 
     """'final_confidence replaces it on the seat's last turn once the end is triggered ...
     it is not held back for leaving the seat behind'; the baseline is held back."""
     s = state_from(ChocolatesGame(num_players=2), display=(0, 1, 2))
-    s.cards = [[20, 22, 24], [26, 28, 30, 32]]
+    s.cards = [(20, 22, 24), (26, 28, 30, 32)]
     s.nougats = [0, 9]
     s.final_turns = 0
     assert _decide(monkeypatch, s, min_confidence=0.7) >= 6  # 4th card, behind: held back

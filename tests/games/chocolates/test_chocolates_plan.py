@@ -86,10 +86,10 @@ def test_a_wrong_card_held_by_another_seat_makes_the_plan_patient() -> None:
     truth = p.truth(s)
     s.current = 0
     assert plan.patient(game, s, 0, truth)  # nobody holds a card yet
-    s.cards[1] = [2 * _sure_card(p, s, want_true=True)]  # true side up: right
+    s.cards[1] = (2 * _sure_card(p, s, want_true=True),)  # true side up: right
     assert not plan.reckless(game, s, 0, truth)
     assert not plan.patient(game, s, 0, truth)
-    s.cards[1].append(2 * _sure_card(p, s, want_true=False))  # true side up: wrong
+    s.cards[1] += (2 * _sure_card(p, s, want_true=False),)  # true side up: wrong
     assert plan.reckless(game, s, 0, truth)
     assert plan.patient(game, s, 0, truth)
 
@@ -104,7 +104,7 @@ def test_quick_mode_takes_greedys_best_card_at_its_rush_confidence() -> None:
         s = _revealed(game, 6 + seed % 8, seed)
         s.display = random.Random(seed).sample(range(29), 3)
         s.current = 0
-        s.cards[1] = [2 * _sure_card(p, s, want_true=True)]
+        s.cards[1] = (2 * _sure_card(p, s, want_true=True),)
         assert not plan.patient(game, s, 0, p.truth(s))
         rates = [float(t) for t in p.truth(s)]
         take = best_take(s, rates, plan.RUSH_CONFIDENCE)
@@ -128,13 +128,13 @@ def test_the_needed_confidence_falls_as_the_turns_run_short() -> None:
     assert plan.slack(game, s, 0) == 10 - 4  # ceil((16 + 0.5 * 5) / 2) turns, 4 cards
     assert plan.deadline_confidence(game, s, 0) == 0.95
     s = _revealed(game, 12)  # 4 grid + 5 beside left: ceil(6.5 / 2) = 4 turns
-    s.cards[0] = [0, 2]  # 2 cards still needed
+    s.cards[0] = (0, 2)  # 2 cards still needed
     assert plan.slack(game, s, 0) == 2
     assert plan.deadline_confidence(game, s, 0) == 0.85
-    s.cards[0] = []
+    s.cards[0] = ()
     assert plan.deadline_confidence(game, s, 0) == 0.7
-    s.cards[0] = [0, 2, 4]
-    s.cards[1] = [6, 8, 10]
+    s.cards[0] = (0, 2, 4)
+    s.cards[1] = (6, 8, 10)
     assert plan.deadline_confidence(game, s, 0) == 0.7  # 0.95 by slack, capped near the end
     s.final_turns = 0
     assert plan.deadline_confidence(game, s, 0) == 0.5
@@ -216,10 +216,10 @@ def test_last_turn_scores_the_cards_already_held() -> None:
     false side up (-5), nothing wins, and ties between choices go to no take."""
     game = ChocolatesGame(num_players=2)
     s = _settled_last_turn(game, (0, 1, 3))
-    s.cards = [[2 * 2], []]
+    s.cards = [(2 * 2,), ()]
     s.nougats = [0, 7]
     assert Plan(game).last_turn_action(s, 0) == 2
-    s.cards = [[2 * 2 + 1], []]
+    s.cards = [(2 * 2 + 1,), ()]
     assert Plan(game).last_turn_action(s, 0) is None
 
 

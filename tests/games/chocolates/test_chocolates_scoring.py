@@ -34,7 +34,7 @@ def test_rulebook_scoring_example_luke_scores_8() -> None:
     4 nougat cubes (+4)."""
     game = ChocolatesGame(num_players=2)
     s = state_from(game, LUKE)
-    s.cards[0] = [2 * FOUR_TYPES_BESIDE + 1, 2 * DARK_DIAGONAL, 2 * GREEN_OVER_PINK_RIGHT]
+    s.cards[0] = (2 * FOUR_TYPES_BESIDE + 1, 2 * DARK_DIAGONAL, 2 * GREEN_OVER_PINK_RIGHT)
     s.nougats[0] = 4
     s.supply -= 4
     assert game.scores(s)[0] == 8
@@ -46,7 +46,7 @@ def test_right_side_gains_and_wrong_side_loses_its_points() -> None:
     and lost if it is wrong.' Card 23 is true on LUKE: front (4) gains 4, back (6) loses 6."""
     game = ChocolatesGame(num_players=2)
     s = state_from(game, LUKE)
-    s.cards = [[2 * DARK_DIAGONAL], [2 * DARK_DIAGONAL + 1]]
+    s.cards = [(2 * DARK_DIAGONAL,), (2 * DARK_DIAGONAL + 1,)]
     assert game.scores(s) == [4.0, -6.0]
 
 
@@ -55,7 +55,7 @@ def test_scores_are_final_after_the_end_and_ties_share() -> None:
     the victory.' Equal scores give equal returns (0 with two players)."""
     game = ChocolatesGame(num_players=2)
     s = state_from(game, LUKE)
-    s.revealed = [True] * 15 + [False] * 6
+    s.revealed = bytearray([1] * 15 + [0] * 6)
     s.grid_hidden = 1
     game.apply(s, reveal(15), random.Random(0))
     assert game.is_over(s) and game.scores(s) == [0.0, 0.0]
@@ -91,13 +91,13 @@ def test_held_points_score_many_layouts_as_one() -> None:
     for _ in range(20):
         s = game.new_state(rng)
         s.cards = [
-            [2 * c + rng.randrange(2) for c in rng.sample(range(29), 4)],
-            [2 * c + rng.randrange(2) for c in rng.sample(range(29), 3)],
+            tuple(2 * c + rng.randrange(2) for c in rng.sample(range(29), 4)),
+            tuple(2 * c + rng.randrange(2) for c in rng.sample(range(29), 3)),
         ]
         layouts = np.array([game.determinize(s, 0, rng).layout for _ in range(5)])
         truth = card_truth_matrix(layouts).T
         for row, layout in enumerate(layouts):
-            s.layout = list(layout)
+            s.layout = tuple(layout.tolist())
             want = game.prediction_points(s)
             assert [held_points(s.cards[p], truth)[row] for p in (0, 1)] == want
             assert [held_points(s.cards[p], card_truths(s.layout)) for p in (0, 1)] == want

@@ -30,7 +30,7 @@ def test_setup(players: int) -> None:
     assert len(s.display) == 3 and len(s.pile) == 26
     assert sorted(s.display + s.pile) == list(range(29))
     assert s.supply == 24 and s.display_nougats == [0, 0, 0]
-    assert s.cards == [[]] * players and s.nougats == [0] * players
+    assert s.cards == [()] * players and s.nougats == [0] * players
     assert game.current_player(s) == 0 and not s.took_card and s.final_turns == -1
 
 
@@ -85,7 +85,7 @@ def test_taking_is_optional() -> None:
     s = state_from(game)
     assert set(range(6)) <= set(game.legal_actions(s))
     game.apply(s, reveal(0), RNG)
-    assert s.current == 1 and s.cards == [[], []] and s.display == [0, 1, 2]
+    assert s.current == 1 and s.cards == [(), ()] and s.display == [0, 1, 2]
 
 
 def test_take_then_reveal_by_the_same_player() -> None:
@@ -96,7 +96,7 @@ def test_take_then_reveal_by_the_same_player() -> None:
     game.apply(s, take(1, false_side=True), RNG)
     assert game.current_player(s) == 0
     assert game.legal_actions(s) == [reveal(p) for p in range(21)]
-    assert s.cards[0] == [2 * 1 + 1]  # card 1, false side up
+    assert s.cards[0] == (2 * 1 + 1,)  # card 1, false side up
     game.apply(s, reveal(20), RNG)
     assert game.current_player(s) == 1 and s.revealed[20]
 
@@ -155,11 +155,11 @@ def test_card_limit_by_player_count(players: int) -> None:
     game = ChocolatesGame(num_players=players)
     assert game.card_limit == CARD_LIMIT[players] == (3 if players == 4 else 4)
     s = state_from(game)
-    s.cards[0] = [2 * c for c in range(3, 3 + game.card_limit - 1)]
+    s.cards[0] = tuple(2 * c for c in range(3, 3 + game.card_limit - 1))
     game.apply(s, take(0), RNG)
     assert len(s.cards[0]) == game.card_limit and s.final_turns == players - 1
     s2 = state_from(game)
-    s2.cards[0] = [2 * c for c in range(3, 3 + game.card_limit - 2)]
+    s2.cards[0] = tuple(2 * c for c in range(3, 3 + game.card_limit - 2))
     game.apply(s2, take(0), RNG)
     assert s2.final_turns == -1
 
@@ -170,7 +170,7 @@ def test_card_limit_gives_every_other_player_one_more_turn(players: int) -> None
     game = ChocolatesGame(num_players=players)
     s = state_from(game)
     s.current = 1
-    s.cards[1] = [2 * c for c in range(3, 3 + game.card_limit - 1)]
+    s.cards[1] = tuple(2 * c for c in range(3, 3 + game.card_limit - 1))
     game.apply(s, take(0), RNG)
     game.apply(s, reveal(16), RNG)  # beside the grid: the game goes on
     seen = []
@@ -186,7 +186,7 @@ def test_player_at_the_limit_cannot_take() -> None:
     """the rulings in docs/games/chocolates.md: 'A player may hold at most 4 cards (2 or 3 players)'."""
     game = ChocolatesGame(num_players=2)
     s = state_from(game)
-    s.cards[0] = [6, 8, 10, 12]
+    s.cards[0] = (6, 8, 10, 12)
     assert game.legal_actions(s) == [reveal(p) for p in range(21)]
     with pytest.raises(IllegalActionError, match="limit"):
         game.apply(s, take(0), RNG)
@@ -197,7 +197,7 @@ def test_revealing_the_sixteenth_grid_chocolate_ends_at_once() -> None:
     the game ends immediately.' - mid-round, with chocolates still beside the grid."""
     game = ChocolatesGame(num_players=3)
     s = state_from(game)
-    s.revealed = [True] * 15 + [False] * 6
+    s.revealed = bytearray([1] * 15 + [0] * 6)
     s.grid_hidden = 1
     s.current = 1
     game.apply(s, take(0), RNG)
@@ -214,9 +214,9 @@ def test_the_sixteenth_grid_reveal_ends_at_once_in_the_final_round(in_trigger_tu
     triggered it, or by the next seat in its final turn)."""
     game = ChocolatesGame(num_players=3)
     s = state_from(game)
-    s.revealed = [True] * 15 + [False] * 6
+    s.revealed = bytearray([1] * 15 + [0] * 6)
     s.grid_hidden = 1
-    s.cards[0] = [2 * c for c in range(3, 6)]
+    s.cards[0] = tuple(2 * c for c in range(3, 6))
     game.apply(s, take(0), RNG)  # player_0's 4th card: two more turns to come
     assert s.final_turns == 2
     if not in_trigger_turn:

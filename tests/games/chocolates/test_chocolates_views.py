@@ -132,8 +132,9 @@ def test_determinize_draws_every_placing_equally_often() -> None:
     game = ChocolatesGame(num_players=2)
     s = game.new_state(random.Random(1))
     hidden = [2, 9, 16, 20]
-    s.layout[9] = s.layout[2]  # two of one kind: placings that swap them are one
-    s.revealed = [pos not in hidden for pos in range(21)]
+    # two of one kind: placings that swap them are one
+    s.layout = (*s.layout[:9], s.layout[2], *s.layout[10:])
+    s.revealed = bytearray(pos not in hidden for pos in range(21))
     s.pile = s.pile[:3]
     weights: Counter = Counter()
     for kinds in itertools.permutations(s.layout[pos] for pos in hidden):
@@ -195,7 +196,7 @@ def test_text_hides_face_down_chocolates_until_the_end() -> None:
     game.apply(s, reveal(0), RNG)
     text = game.state_to_string(s, 0)
     assert "Dko ??? ???" in text and "score" not in text
-    s.revealed = [True] * 15 + [False] * 6
+    s.revealed = bytearray([1] * 15 + [0] * 6)
     s.grid_hidden = 1
     game.apply(s, reveal(15), RNG)
     final = game.state_to_string(s, None)
