@@ -209,3 +209,17 @@ class AZBot(Bot):
         if len(legal) == 1:
             return legal[0]
         return self.search(view).action
+
+    def policy_view(self, view: AgentView) -> tuple[int, np.ndarray]:
+        """(the action played, the search's improved policy over every action of the
+        game: ``SearchResult.policy`` at the legal actions, 0 elsewhere); a forced move is
+        played without a search, its policy all on it. What imitation fits with
+        ``imitate_soft`` (expert iteration: the network learns the search's policy)."""
+        legal = view.legal_actions
+        policy = np.zeros(len(view.mask), dtype=np.float32)
+        if len(legal) == 1:
+            policy[legal[0]] = 1.0
+            return legal[0], policy
+        result = self.search(view)
+        policy[result.legal] = result.policy
+        return result.action, policy

@@ -9,7 +9,12 @@ own mistakes. Every round's data is kept and the network is refitted on all of i
 
 The teacher is a bot like any other: it sees an ``AgentView`` of its seat (the seat's
 observation, mask and a view that can only be determinized), so imitation learns nothing
-a seat may not know. The student reads what the PPO network reads (``PolicyInputs``:
+a seat may not know. With ``soft`` (``imitate_soft`` in a config) the student fits the
+teacher's *policy* instead of its chosen action: a search teacher (``az``) gives its
+improved policy over the legal actions (``AZBot.policy_view``), and the loss is the cross
+entropy to that distribution. This is expert iteration's policy target (the search
+improves on the network, the network learns the improvement); a search's chosen action
+varies from one search of a position to the next, its policy much less. The student reads what the PPO network reads (``PolicyInputs``:
 its encoder's observation, then its feature function's inputs). The value head is fitted
 at the same time on the final return of the recorded seat (``games.shaped_returns``: rank
 return plus ``margin_coef`` times the score margin, as in self-play), so that PPO starts
@@ -40,23 +45,38 @@ from choco_envs.train.games import shaped_returns
 
 @dataclass
 class Demos:
-    """Recorded decisions: policy input, mask, the teacher's action, the seat's return."""
+    """Recorded decisions: policy input, mask, the teacher's action, the seat's return,
+    and (soft imitation only) the teacher's policy over every action (rows sum to 1)."""
 
     obs: np.ndarray
     mask: np.ndarray
     action: np.ndarray
     ret: np.ndarray
+    target: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.action)
 
     @staticmethod
     def concat(parts: Sequence[Demos]) -> Demos:
+        soft = {p.target is not None for p in parts}
+        if len(soft) > 1:
+            raise ValueError("cannot concatenate soft (policy) and hard (action) demonstrations")
         return Demos(
             np.concatenate([p.obs for p in parts]),
             np.concatenate([p.mask for p in parts]),
             np.concatenate([p.action for p in parts]),
             np.concatenate([p.ret for p in parts]),
+            np.concatenate([p.target for p in parts]) if soft == {True} else None,  # type: ignore[misc]
+        )
+
+
+def check_soft_teacher(teacher: Any, spec: str) -> None:
+    """ConfigError unless the bot ``teacher`` (made from ``spec``) gives a policy."""
+    if not callable(getattr(teacher, "policy_view", None)):
+        raise ConfigError(
+            f"imitate_soft needs a teacher that gives a policy over the actions (a search: "
+            f"az, az:simulations=N, ...); imitate={spec!r} gives only its action"
         )
 
 
@@ -74,6 +94,7 @@ def collect(
     feature: str = "",
     max_players: int = 0,
     mode_marks: dict[str, list[Any]] | None = None,
+    soft: bool = False,
 ) -> Demos:
     """Play ``games`` games and record the teacher's label at every decision of the
     recorded seats.
@@ -83,7 +104,8 @@ def collect(
     opponent drawn from ``opponents`` (bot spec -> weight; default the teacher itself).
     Recorded: every decision of the student seat, and every decision of an opponent seat
     played by the teacher (the teacher's own play is a demonstration too). With
-    ``max_players`` the records are seat-padded inputs (a network of many tables)."""
+    ``max_players`` the records are seat-padded inputs (a network of many tables). With
+    ``soft`` each record also keeps the teacher's policy (``Demos.target``)."""
     from choco_envs.bots import make
     from choco_envs.registry import make_game
 
@@ -93,6 +115,8 @@ def collect(
     specs = [k for k, w in opponents.items() if w > 0]
     weights = [opponents[k] for k in specs]
     teacher_bot = make(teacher, env_id=env_id, seed=seed)
+    if soft:
+        check_soft_teacher(teacher_bot, teacher)
     opp_bots = {k: make(k, env_id=env_id, seed=seed + 7919 * (i + 1)) for i, k in enumerate(specs)}
     rng = random.Random(seed)
     role_rng = random.Random(seed + 1)
@@ -100,6 +124,7 @@ def collect(
     masks: list[np.ndarray] = []
     acts: list[int] = []
     rets: list[float] = []
+    targets: list[np.ndarray] = []
     n = game.num_players
     for g in range(games):
         s = game.new_state(rng)
@@ -116,7 +141,11 @@ def collect(
                 a = opp_bots[roles[p]].act_view(view)
             else:
                 x = inputs.encode(s, p)
-                label = teacher_bot.act_view(view)
+                if soft:
+                    label, policy = teacher_bot.policy_view(view)  # type: ignore[attr-defined]
+                    targets.append(policy)
+                else:
+                    label = teacher_bot.act_view(view)
                 obs.append(x)
                 masks.append(m)
                 acts.append(label)
@@ -132,11 +161,15 @@ def collect(
         assert len(rets) == len(acts) == start + len(seats)
         if progress is not None:
             progress(g + 1)
+    policies = None
+    if soft:
+        policies = np.asarray(targets, dtype=np.float32).reshape(len(acts), game.num_actions)
     return Demos(
         np.asarray(obs, dtype=np.float32).reshape(len(acts), inputs.size),
         np.asarray(masks, dtype=bool).reshape(len(acts), game.num_actions),
         np.asarray(acts, dtype=np.int64),
         np.asarray(rets, dtype=np.float32),
+        policies,
     )
 
 
@@ -151,10 +184,12 @@ def fit(
     holdout: float = 0.05,
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, float]:
-    """Cross-entropy on the teacher's actions (masked logits) plus ``vf_coef`` times the
-    squared error of the value on the seat's return. Returns the losses and the
-    held-out accuracy (argmax == teacher's action) after the last epoch. ``progress`` is
-    called with the number of epochs done after each one."""
+    """Cross-entropy on the teacher's actions (masked logits), or on its policies where
+    ``demos.target`` holds them (soft imitation), plus ``vf_coef`` times the squared
+    error of the value on the seat's return. Returns the losses and the held-out
+    accuracy (argmax == teacher's action) after the last epoch, and for soft targets the
+    held-out cross entropy to them. ``progress`` is called with the number of epochs done
+    after each one."""
     gen = torch.Generator().manual_seed(seed)
     n = len(demos)
     perm = torch.randperm(n, generator=gen)
@@ -162,6 +197,7 @@ def fit(
     val, tr = perm[:n_val], perm[n_val:]
     obs, mask = torch.from_numpy(demos.obs), torch.from_numpy(demos.mask)
     act, ret = torch.from_numpy(demos.action), torch.from_numpy(demos.ret)
+    target = None if demos.target is None else torch.from_numpy(demos.target)
     optimizer = torch.optim.Adam(model.parameters(), lr=learning_rate)
     ce = nn.CrossEntropyLoss()
     model.train()
@@ -174,7 +210,7 @@ def fit(
         for start in range(0, len(order), batch_size):
             mb = order[start : start + batch_size]
             logits, value = model(obs[mb], mask[mb])
-            pi_loss = ce(logits, act[mb])
+            pi_loss = ce(logits, act[mb]) if target is None else soft_ce(logits, target[mb])
             v_loss = ((value - ret[mb]) ** 2).mean()
             loss = pi_loss + vf_coef * v_loss
             optimizer.zero_grad()
@@ -196,7 +232,16 @@ def fit(
             stats["imitation/holdout_accuracy"] = float(
                 (logits.argmax(-1) == act[val]).float().mean()
             )
+            if target is not None:
+                stats["imitation/holdout_soft_ce"] = float(soft_ce(logits, target[val]))
     return stats
+
+
+def soft_ce(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """Mean cross entropy of masked ``logits`` to the distributions ``target`` (0 on
+    every illegal action, whose logit may be -inf: those terms count 0)."""
+    logp = torch.log_softmax(logits, dim=-1)
+    return -torch.where(target > 0, target * logp, torch.zeros_like(logp)).sum(-1).mean()
 
 
 def ticker(bar: Any) -> Callable[[int], None] | None:
@@ -241,6 +286,7 @@ def round_jobs(
                     "feature": args.feature,
                     "max_players": args.max_players,
                     "mode_marks": args.mode_marks,
+                    "soft": args.imitate_soft,
                 }
             )
     return jobs
@@ -333,6 +379,7 @@ def warm_start(
     model.train()
     return {
         "teacher": args.imitate,
+        "soft": args.imitate_soft,
         "rounds": args.imitate_rounds,
         "decisions": sum(len(p) for p in parts),
         "holdout_accuracy": stats.get("imitation/holdout_accuracy"),

@@ -124,6 +124,10 @@ class Args(PPOLoss):
     """bot specs in the other seats of imitation games, with their relative weights"""
     imitate_lr: float = 1e-3
     """Adam learning rate of imitation (annealed to 0 over each round's epochs)"""
+    imitate_soft: bool = False
+    """fit the teacher's policy over the actions, not only its chosen action: a search
+    teacher (az) gives its improved policy (expert iteration's target); refused for a
+    teacher that gives only actions"""
     table_weights: dict[str, dict[Any, int]] = field(default_factory=dict)
     """how many games play each table, relative to 1 (e.g. {length: {long: 3},
     num_players: {6: 2}}: a table's share is the product of its values' weights); keys
@@ -248,6 +252,7 @@ def prepare(args: Args) -> Setup:
     from choco_envs.policy.net import NetConfig, check_config
     from choco_envs.registry import make_game
     from choco_envs.train.games import LeagueRoles
+    from choco_envs.train.imitation import check_soft_teacher
 
     args.check()
     if args.max_players:
@@ -292,7 +297,11 @@ def prepare(args: Args) -> Setup:
         for spec in getattr(args, name):
             bots.make(spec, env_id=args.env_id, seed=0)  # ConfigError for a bad spec
     if args.imitate:
-        bots.make(args.imitate, env_id=args.env_id, seed=0)
+        teacher = bots.make(args.imitate, env_id=args.env_id, seed=0)
+        if args.imitate_soft:
+            check_soft_teacher(teacher, args.imitate)
+    elif args.imitate_soft:
+        raise ConfigError("imitate_soft=True is not allowed without a teacher; set imitate")
     roles = LeagueRoles(
         args.league_self_play, args.league_past, args.league_bots, args.league_whole_table
     )

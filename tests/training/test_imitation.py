@@ -3,6 +3,8 @@ bot plays perfectly (leave a multiple of 4)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -91,7 +93,7 @@ def test_a_round_over_worker_processes_records_what_one_process_records() -> Non
     args = SimpleNamespace(
         env_id=ENV_ID, encoder="flat", imitate="greedy", imitate_games=9, seed=5,
         imitate_opponents={"random": 1.0}, margin_coef=0.0, feature="", max_players=0,
-        mode_marks=None,
+        mode_marks=None, imitate_soft=False,
     )  # fmt: skip
     tables = [{"stones": 13}, {"stones": 10}, {"stones": 21}]
     jobs = round_jobs(args, tables, 1, student=model)
@@ -105,3 +107,100 @@ def test_a_round_over_worker_processes_records_what_one_process_records() -> Non
     for a, b in zip(one, two, strict=True):
         for field in ("obs", "mask", "action", "ret"):
             np.testing.assert_array_equal(getattr(a, field), getattr(b, field))
+
+
+# ---------------------------------------------------------------- soft (policy) labels
+def test_a_soft_round_records_the_searchs_improved_policy_at_each_decision(
+    toy_checkpoint: Path,
+) -> None:
+    """``imitate_soft``: each record keeps the teacher's policy over every action, the
+    search's improved policy at the legal actions (``AZBot.policy_view``), 0 on the
+    illegal ones, all on the move when only one is legal."""
+    teacher = f"az:checkpoint={toy_checkpoint},simulations=8"
+    demos = collect(ENV_ID, OPTIONS, "flat", teacher, games=4, seed=3, soft=True)
+    assert demos.target is not None and demos.target.shape == demos.mask.shape
+    np.testing.assert_allclose(demos.target.sum(axis=1), 1.0, atol=1e-5)
+    assert not demos.target[~demos.mask].any(), "no probability on an illegal action"
+    searched = demos.mask.sum(axis=1) > 1
+    assert searched.all()  # 13 stones, every seat wins or loses before one stone is left
+    spread = (demos.target > 0).sum(axis=1)
+    np.testing.assert_array_equal(spread, demos.mask.sum(axis=1))  # every legal action kept
+    again = collect(ENV_ID, OPTIONS, "flat", teacher, games=4, seed=3, soft=True)
+    np.testing.assert_array_equal(demos.target, again.target)
+    hard = collect(ENV_ID, OPTIONS, "flat", teacher, games=4, seed=3)
+    assert hard.target is None
+    np.testing.assert_array_equal(hard.action, demos.action)  # the same search, same moves
+
+
+def test_policy_view_is_the_last_searchs_policy_and_action(toy_checkpoint: Path) -> None:
+    from choco_envs import bots
+    from choco_envs.bots.base import AgentView
+    from choco_envs.registry import make_game
+
+    game = make_game(ENV_ID, **OPTIONS)
+    state = game.new_state(__import__("random").Random(1))
+    mask = game.legal_mask(state)
+    view = AgentView(game, state, 0, game.observe(state, 0), mask)
+    bot = bots.make(f"az:checkpoint={toy_checkpoint},simulations=8", env_id=ENV_ID, seed=2)
+    action, policy = bot.policy_view(view)
+    result = bot.last_result
+    assert result is not None and action == result.action
+    assert policy.shape == (game.num_actions,)
+    np.testing.assert_allclose(policy[result.legal], result.policy, rtol=1e-6)
+    assert policy.sum() == pytest.approx(1.0, abs=1e-5)
+    # one stone left: the move is forced, played without a search, its policy all on it
+    from tests.training.toy_nim.rules import NimState
+
+    last = NimState(1, 1, 1, -1)
+    bot.last_result = None
+    forced = AgentView(game, last, 1, game.observe(last, 1), game.legal_mask(last))
+    action, policy = bot.policy_view(forced)
+    assert action == 0 and policy.tolist() == [1.0, 0.0, 0.0] and bot.last_result is None
+
+
+def test_fitting_soft_targets_learns_the_teachers_distribution_not_its_argmax() -> None:
+    """The soft loss pulls the policy to the target distribution (0.6 / 0.3 / 0.1); the
+    same decisions with hard labels (the argmax, action 0) pull it towards action 0."""
+    base = collect(ENV_ID, OPTIONS, "flat", "greedy", games=8, seed=1, opponents={"random": 1.0})
+    keep = base.mask.all(axis=1)  # decisions where all three takes are legal
+    obs, mask = base.obs[keep], base.mask[keep]
+    n = len(obs)
+    assert n >= 10
+    target = np.tile(np.array([0.6, 0.3, 0.1], dtype=np.float32), (n, 1))
+    ret = np.zeros(n, dtype=np.float32)
+    action = np.zeros(n, dtype=np.int64)
+    probs = {}
+    for name, demos in (
+        ("soft", Demos(obs, mask, action, ret, target)),
+        ("hard", Demos(obs, mask, action, ret)),
+    ):
+        torch.manual_seed(0)
+        model = toy_model(stones=13)
+        stats = fit(model, demos, epochs=300, seed=0, learning_rate=1e-2, batch_size=64)
+        with torch.no_grad():
+            logits, _ = model(torch.from_numpy(obs), torch.from_numpy(mask))
+        probs[name] = torch.softmax(logits, -1).mean(0).numpy()
+        assert ("imitation/holdout_soft_ce" in stats) == (name == "soft")
+    np.testing.assert_allclose(probs["soft"], [0.6, 0.3, 0.1], atol=0.05)
+    assert probs["hard"][0] > 0.9
+
+
+def test_imitate_soft_needs_a_teacher_that_gives_a_policy(tmp_path: Path) -> None:
+    from choco_envs.core.errors import ConfigError
+    from choco_envs.train.ppo import Args, prepare
+
+    with pytest.raises(ConfigError, match="imitate='greedy' gives only its action"):
+        collect(ENV_ID, OPTIONS, "flat", "greedy", games=1, seed=1, soft=True)
+    with pytest.raises(ConfigError, match="imitate='greedy' gives only its action"):
+        prepare(Args(env_id=ENV_ID, imitate="greedy", imitate_soft=True, runs_dir=str(tmp_path)))
+    with pytest.raises(ConfigError, match="imitate_soft=True is not allowed without a teacher"):
+        prepare(Args(env_id=ENV_ID, imitate_soft=True, runs_dir=str(tmp_path)))
+
+
+def test_soft_and_hard_demonstrations_do_not_mix() -> None:
+    hard = collect(ENV_ID, OPTIONS, "flat", "greedy", games=1, seed=1)
+    soft = Demos(hard.obs, hard.mask, hard.action, hard.ret, hard.mask.astype(np.float32))
+    with pytest.raises(ValueError, match="soft .* and hard"):
+        Demos.concat([hard, soft])
+    both = Demos.concat([soft, soft])
+    assert both.target is not None and len(both.target) == 2 * len(hard)
