@@ -5,12 +5,16 @@
     choco ship runs/chocolates_v0__ppo/final.safetensors --force --head-to-head 400
     choco ship runs/chocolate_factory_v2__ppo_tables/final.safetensors --force --every-table 400
     choco ship --table                                              # regenerate the table
+    choco ship --curves docs/img/curves                             # every file's curve PNG
     choco ship --retire chocolates_v0/ppo.safetensors --head-to-head 400   # one file per env
 
 A run's file is ``runs/<run_name>/final.safetensors``: ``choco train --config
 configs/chocolates_v0/ppo.yaml`` writes ``runs/chocolates_v0__ppo/final.safetensors``
 (the config's ``run_name``). ``--table`` only regenerates the table, and takes no
-RUN_FILE, ``--force``, ``--name``, ``--head-to-head`` or ``--every-table``.
+RUN_FILE, ``--force``, ``--name``, ``--head-to-head`` or ``--every-table``; neither does
+``--curves DIR``, which draws the learning curve each shipped file stores (win rate and
+Elo against the fixed bots over training minutes) as ``DIR/<env_id>__<name>.png`` and
+names the files that store none (trained before curves were kept).
 
 Training never writes into checkpoints/; this is the one step that does. It refuses:
 
@@ -46,7 +50,9 @@ It copies the file to ``<checkpoints>/<env_id>/<name>.safetensors`` (``--to`` or
 folder ``bots.make("ppo")`` reads, see ``choco_envs.policy.checkpoint_dir``), writes the
 file's model card into ``<checkpoints>/README.md`` (what it reads, how it was trained,
 the figures, the exact training and ship commands, the comparison) and regenerates that
-README's table of stored evaluations (``choco ship --table`` does only that).
+README's table of stored evaluations (``choco ship --table`` does only that). In a
+source checkout (a folder ``docs/img/curves`` beside the checkpoints folder) it also
+draws the file's stored learning curve there and links it from the card.
 """
 
 from __future__ import annotations
@@ -57,7 +63,16 @@ import sys
 from pathlib import Path
 
 from choco_envs.core.errors import ChocoError, ConfigError
-from choco_envs.train.ship import MIN_GAMES, destination, retire, ship, write_readme
+from choco_envs.train.ship import (
+    MIN_GAMES,
+    curve_name,
+    curves_folder,
+    destination,
+    retire,
+    ship,
+    write_curves,
+    write_readme,
+)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -84,6 +99,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "tables that covers it; needs --head-to-head N")  # fmt: skip
     parser.add_argument("--table", action="store_true", help="only regenerate the table of "
                         "stored evaluations in <checkpoints>/README.md")  # fmt: skip
+    parser.add_argument("--curves", metavar="DIR", help="only draw each shipped file's "
+                        "stored learning curve as DIR/<env_id>__<name>.png (e.g. "
+                        "docs/img/curves)")  # fmt: skip
     parser.add_argument("--progress", choices=("true", "false"), default="true",
                         help="show the head-to-head's progress")  # fmt: skip
 
@@ -92,7 +110,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.table:
             check_table_only(args)
+        if args.curves:
+            check_curves_only(args)
         root = destination(args.to)
+        if args.curves:
+            for line in write_curves(root, Path(args.curves)):
+                print(line)
+            return 0
         if args.retire:
             check_retire(args)
             covering = retire(Path(args.retire), root, args.head_to_head, args.seed,
@@ -120,6 +144,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"choco ship: error: {err}", file=sys.stderr)
         return 2
     print(f"shipped {shipped}")
+    folder = curves_folder(root)
+    if folder is not None and (folder / curve_name(shipped)).is_file():
+        print(f"its learning curve: {folder / curve_name(shipped)}")
     return 0
 
 
@@ -134,6 +161,7 @@ def given_flags(args: argparse.Namespace, *skip: str) -> list[str]:
         "float16": "--float16" if args.float16 else "",
         "table": "--table" if args.table else "",
         "retire": f"--retire {args.retire!r}" if args.retire else "",
+        "curves": f"--curves {args.curves!r}" if args.curves else "",
     }
     return [text for key, text in given.items() if text and key not in skip]
 
@@ -155,6 +183,18 @@ def check_table_only(args: argparse.Namespace) -> None:
             f"--table only regenerates the table and ships nothing; drop {', '.join(given)} "
             "(to ship a file: `choco ship RUN_FILE [--force]`, which regenerates the table "
             "too)"
+        )
+
+
+def check_curves_only(args: argparse.Namespace) -> None:
+    """``--curves`` draws the shipped files' curves and ships nothing: refuse what would
+    ship."""
+    given = given_flags(args, "curves")
+    if given:
+        raise ConfigError(
+            f"--curves only draws the shipped files' learning curves and ships nothing; drop "
+            f"{', '.join(given)} (`choco ship RUN_FILE` draws the curve of the file it ships "
+            "in a source checkout)"
         )
 
 

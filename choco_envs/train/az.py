@@ -18,7 +18,8 @@ The loop, top to bottom:
    tanh(value) to the returns, ``reuse`` passes over each new decision on average.
 4. **Evaluation** every ``eval_every_minutes``: the network alone against fixed bots on
    duplicate deals (``choco_envs.train.evaluate``), as TensorBoard scalars
-   (``eval/<opponent>``) and a learning curve (``curve.json``, ``curve.png``); the latest
+   (``eval/<opponent>``, ``eval/elo_vs_<opponent>``) and a learning curve (``curve.json``,
+   ``curve.png``, and in every file the run writes: ``training.curve``); the latest
    weights and the optimizer are saved for ``--resume``.
 5. **The final file** (``final.safetensors``): the network, its search settings
    (``search`` metadata: the ``az`` bot's default) and ``final_eval_games`` evaluations of
@@ -44,7 +45,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from choco_envs.core.errors import ChocoError, ConfigError
-from choco_envs.train.curves import Curve
+from choco_envs.train.curves import Curve, elo
 from choco_envs.train.run import RunSpec
 
 
@@ -463,9 +464,11 @@ def evaluate_search(
 
 
 # ---------------------------------------------------------------- files
-def meta_of(args: Args, setup: Setup, games: int, arena: dict, command: str) -> dict[str, Any]:
+def meta_of(
+    args: Args, setup: Setup, games: int, arena: dict, command: str, curve: Curve | None = None
+) -> dict[str, Any]:
     """The file's metadata (``choco_envs.train.outputs.checkpoint_meta``, every engine's
-    writer) with the search settings the az bot plays by."""
+    writer) with the search settings the az bot plays by and the learning curve so far."""
     from choco_envs.train.outputs import checkpoint_meta
 
     search = {
@@ -476,7 +479,7 @@ def meta_of(args: Args, setup: Setup, games: int, arena: dict, command: str) -> 
     }
     return checkpoint_meta(
         setup.game, args.encoder, inputs=setup.inputs, args=args, steps=games, arena=arena,
-        command=command, search=search,
+        command=command, search=search, curve=None if curve is None else curve.stored(),
     )  # fmt: skip
 
 
@@ -543,12 +546,15 @@ def train(args: Args, command: str = "") -> Path:
     def record(arena: dict[str, Any]) -> None:
         games = games_before + selfplay.games_done
         rates = {k: v["win_rate"] for k, v in arena.items()}
-        curve.add(minutes(), games, rates, "az")
+        curve.add(minutes(), games, rates, "az", {k: v["games"] for k, v in arena.items()})
         for opp, res in arena.items():
             if writer is not None:
+                rating = elo(res["win_rate"], res["games"])
                 writer.add_scalar(f"eval/{opp}", res["win_rate"], games)
+                writer.add_scalar(f"eval/elo_vs_{opp}", rating, games)
                 writer.add_scalar(f"eval_by_minute/{opp}", res["win_rate"], int(minutes()))
-        meta = meta_of(args, setup, games, arena, command)
+                writer.add_scalar(f"eval_by_minute/elo_vs_{opp}", rating, int(minutes()))
+        meta = meta_of(args, setup, games, arena, command, curve)
         meta["training"]["minutes"] = round(minutes(), 2)
         save_checkpoint(run_dir / "latest.safetensors", model, meta)
         torch.save({"optimizer": optimizer.state_dict()}, run_dir / "latest_state.pt")
@@ -608,7 +614,7 @@ def train(args: Args, command: str = "") -> Path:
             print(
                 f"az ({args.play_simulations} simulations) vs {opp}: {res['win_rate']:.3f} {res['win_rate_ci95']}"
             )
-    meta = meta_of(args, setup, games_before + selfplay.games_done, arena, command)
+    meta = meta_of(args, setup, games_before + selfplay.games_done, arena, command, curve)
     meta["arena_search"] = search_arena
     meta["training"]["minutes"] = round(minutes(), 2)
     meta["training"]["simulations_per_s"] = round(selfplay.simulations / max(spent, 1e-9), 1)

@@ -97,10 +97,14 @@ class PeriodicEvaluation:
 
     @staticmethod
     def scalars(arena: dict[str, Any]) -> dict[str, float]:
-        """The TensorBoard scalars of an evaluation (``eval/``)."""
+        """The TensorBoard scalars of an evaluation (``eval/``): win rate, the Elo
+        difference it implies (``choco_envs.train.curves.elo``), mean return."""
+        from choco_envs.train.curves import elo
+
         stats = {}
         for opp, res in arena.items():
             stats[f"eval/win_rate_vs_{opp}"] = res["win_rate"]
+            stats[f"eval/elo_vs_{opp}"] = elo(res["win_rate"], res.get("games"))
             stats[f"eval/mean_return_vs_{opp}"] = res["mean_return"]
         return stats
 

@@ -40,6 +40,7 @@ from choco_envs.bots.base import AgentView
 from choco_envs.core.errors import ConfigError
 from choco_envs.policy.features import PolicyInputs
 from choco_envs.policy.net import ActorCritic
+from choco_envs.train.curves import elo
 from choco_envs.train.games import shaped_returns
 
 
@@ -367,6 +368,7 @@ def warm_start(
         arena = evaluate_now(args.eval_games, args.seed + 20_000 + r)
         for opp, res in arena.items():
             stats[f"imitation/win_rate_vs_{opp}"] = res["win_rate"]
+            stats[f"imitation/elo_vs_{opp}"] = elo(res["win_rate"], res.get("games"))
         stats["imitation/decisions"] = float(len(demos))
         log(r, stats)
         rates = ", ".join(f"vs {opp} {res['win_rate']:.3f}" for opp, res in arena.items())

@@ -39,6 +39,7 @@ def checkpoint_meta(
     engine: str = "",
     command: str = "",
     training: dict[str, Any] | None = None,
+    curve: dict[str, Any] | None = None,
     **sections: Any,
 ) -> dict[str, Any]:
     """The metadata of a policy file of ``game`` (the game the network reads: with seat
@@ -52,7 +53,9 @@ def checkpoint_meta(
     * ``steps_trained`` and the ``arena`` evaluation (per opponent);
     * ``training``: ``engine`` (default ``args.ENGINE``), ``command``, ``args`` (the run's
       Args as a mapping), then ``training``'s entries (the engine's summary: updates,
-      minutes, imitation, ...);
+      minutes, imitation, ...), then ``curve``: the learning curve so far
+      (``choco_envs.train.curves.Curve.stored``: ``{"unit", "points"}``, a point per
+      evaluation, a few dozen), which ``choco ship --curves`` draws;
     * ``sections``: more top-level entries where a run has them (``arena_tables``,
       ``arena_search``, ``search``).
     """
@@ -66,6 +69,7 @@ def checkpoint_meta(
         **({"command": command} if command else {}),
         **({"args": dataclasses.asdict(args)} if args is not None else {}),
         **(training or {}),
+        **({"curve": curve} if curve and curve.get("points") else {}),
     }
     meta: dict[str, Any] = {
         "env_id": game.spec.env_id,
@@ -143,22 +147,26 @@ class RunFiles:
             for key, value in stats.items():
                 self.writer.add_scalar(key, value, step)
 
-    def point(self, stats: dict[str, float], prefix: str, steps: int, phase: str) -> None:
+    def point(
+        self, stats: dict[str, float], prefix: str, steps: int, phase: str,
+        games: int | dict[str, int] | None = None,
+    ) -> None:  # fmt: skip
         """A learning-curve point of the win rates among ``stats`` (keys ``prefix`` +
-        opponent), at ``steps`` env steps (none without such keys)."""
+        opponent), at ``steps`` env steps (none without such keys); ``games``: the games
+        each rate is of (the Elo's clamp, ``choco_envs.train.curves.elo``)."""
         rates = {k[len(prefix) :]: v for k, v in stats.items() if k.startswith(prefix)}
         if rates:
             minutes = self.minutes_before + (time.time() - self.began) / 60
-            self.curve.add(minutes, steps, rates, phase)
+            self.curve.add(minutes, steps, rates, phase, games)
 
     def save(self, path: Path, model: Any, steps: int, arena: dict[str, Any], **more: Any) -> Path:
-        """``model`` to ``path`` with its metadata (:func:`checkpoint_meta`; ``more``:
-        its ``training`` summary and more sections)."""
+        """``model`` to ``path`` with its metadata (:func:`checkpoint_meta`, the curve so
+        far included; ``more``: its ``training`` summary and more sections)."""
         from choco_envs.policy.checkpoint import save_checkpoint
 
         meta = checkpoint_meta(
             self.game, self.args.encoder, inputs=self.inputs, args=self.args, steps=steps,
-            arena=arena, command=self.command, **more,
+            arena=arena, command=self.command, curve=self.curve.stored(), **more,
         )  # fmt: skip
         return save_checkpoint(path, model, meta)
 
@@ -172,14 +180,22 @@ class RunFiles:
             "finished": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         }
 
-    def finish(self, arena: dict[str, Any], steps: int, title: str) -> None:
-        """The final evaluation as the curve's last point, ``curve.png``, scalars and one
-        printed line per opponent; close the scalars."""
+    def finish(
+        self, path: Path, model: Any, steps: int, arena: dict[str, Any], title: str, **more: Any
+    ) -> Path:
+        """The final evaluation as the curve's last point, then the final file at
+        ``path`` (:meth:`save`: its metadata carries the whole curve), ``curve.png``,
+        scalars (win rate and Elo) and one printed line per opponent; close the scalars."""
+        from choco_envs.train.curves import elo
+
         rates = {f"eval/win_rate_vs_{opp}": res["win_rate"] for opp, res in arena.items()}
-        self.point(rates, "eval/win_rate_vs_", steps, "final")
+        games = {opp: res.get("games") for opp, res in arena.items()}
+        self.point(rates, "eval/win_rate_vs_", steps, "final", games)
+        saved = self.save(path, model, steps, arena, **more)
         self.curve.plot(self.dir / "curve.png", title)
         for opp, res in arena.items():
-            self.log({f"eval/win_rate_vs_{opp}": res["win_rate"]}, steps)
+            self.log({f"eval/win_rate_vs_{opp}": res["win_rate"],
+                      f"eval/elo_vs_{opp}": elo(res["win_rate"], res.get("games"))}, steps)  # fmt: skip
             low, high = res["win_rate_ci95"]
             print(
                 f"final eval vs {opp}: win rate {res['win_rate']:.3f} [{low:.3f}, {high:.3f}] "
@@ -187,3 +203,4 @@ class RunFiles:
             )
         if self.writer is not None:
             self.writer.close()
+        return saved

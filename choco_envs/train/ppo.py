@@ -404,7 +404,8 @@ def train(args: Args, command: str = "") -> Path:
 
         def imitation_round(r: int, stats: dict[str, float]) -> None:
             files.log(stats, r)
-            files.point(stats, "imitation/win_rate_vs_", steps_done, f"imitation round {r}")
+            files.point(stats, "imitation/win_rate_vs_", steps_done, f"imitation round {r}",
+                        args.eval_games)  # fmt: skip
 
         imitation = warm_start(
             model,
@@ -476,12 +477,13 @@ def train(args: Args, command: str = "") -> Path:
         if evaluation.due(update):
             arena, best = evaluation.run(model, update, steps)
             stats.update(evaluation.scalars(arena))
+            games = {opp: res["games"] for opp, res in arena.items()}
+            files.point(stats, "eval/win_rate_vs_", steps, "ppo", games)
             files.save(files.dir / "latest.safetensors", model, steps, arena)
             if best:
                 files.save(files.dir / "best.safetensors", model, steps, arena)
             if bar is not None:
                 bar.set_postfix({opp: f"{res['win_rate']:.2f}" for opp, res in arena.items()})
-            files.point(stats, "eval/win_rate_vs_", steps, "ppo")
         files.log(stats, steps)
 
     if vec is not None:
@@ -500,8 +502,8 @@ def train(args: Args, command: str = "") -> Path:
     if kept is not None:
         training["kept_best"] = kept
     more = {"arena_tables": tables} if tables else {}
-    files.save(setup.save_path, model, steps, arena, training=training, **more)
-    files.finish(arena, steps, f"{args.env_id} ppo")
+    files.finish(setup.save_path, model, steps, arena, f"{args.env_id} ppo", training=training,
+                 **more)  # fmt: skip
     print(f"saved {setup.save_path} after {steps} env steps")
     return setup.save_path
 

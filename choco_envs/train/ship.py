@@ -325,9 +325,87 @@ def ship(
     tmp.replace(target)
     if incumbent is not None and incumbent != target:
         incumbent.unlink()
-    card = model_card(target, meta, command, comparison, h2h)
+        _drop_image(root, incumbent)
+    drawn = ship_curve(root, target, meta)
+    card = model_card(target, meta, command, comparison, h2h, drawn)
     write_readme(root, f"{meta['env_id']}/{target.name}", card)
     return target
+
+
+# ---------------------------------------------------------------- learning curves
+#: where a source checkout keeps the shipped files' curves, beside the checkpoints folder
+CURVES_FOLDER = Path("docs") / "img" / "curves"
+NO_CURVE = "no curve stored (trained before curves were kept)"
+
+
+def curve_name(path: Path) -> str:
+    """The PNG name of the shipped file ``path``: ``<env_id>__<name>.png``."""
+    return f"{path.parent.name}__{path.stem}.png"
+
+
+def curves_folder(root: Path) -> Path | None:
+    """``docs/img/curves`` beside ``root``'s parent where it exists (a source
+    checkout), else None (an installed wheel: no curve images are written)."""
+    folder = root.resolve().parent / CURVES_FOLDER
+    return folder if folder.is_dir() else None
+
+
+def draw_curve(path: Path, meta: dict[str, Any], folder: Path) -> Path | None:
+    """The learning curve stored in ``meta`` (the shipped file ``path``'s) as
+    ``folder/<env_id>__<name>.png``; None (nothing written) for a file without one."""
+    from choco_envs.train.curves import plot_curve, stored_curve
+
+    curve = stored_curve(meta)
+    if curve is None:
+        return None
+    out = folder / curve_name(path)
+    title = f"{path.parent.name}/{path.name} ({engine_of(meta)})"
+    plot_curve(curve["points"], out, title, curve["unit"])
+    return out
+
+
+def ship_curve(root: Path, target: Path, meta: dict[str, Any]) -> Path | None:
+    """When ``root`` lies in a source checkout (:func:`curves_folder`), the shipped
+    file's curve drawn there (an image of a file it replaced, now stale, removed when
+    the new file has none); None where nothing was drawn."""
+    folder = curves_folder(root)
+    if folder is None:
+        return None
+    drawn = draw_curve(target, meta, folder)
+    if drawn is None:
+        (folder / curve_name(target)).unlink(missing_ok=True)
+    return drawn
+
+
+def _drop_image(root: Path, path: Path) -> None:
+    folder = curves_folder(root)
+    if folder is not None:
+        (folder / curve_name(path)).unlink(missing_ok=True)
+
+
+def write_curves(root: Path, folder: Path) -> list[str]:
+    """``choco ship --curves DIR``: every shipped file's stored curve under ``root`` as
+    ``folder/<env_id>__<name>.png``; one line per file (written, or why not)."""
+    from choco_envs.policy.checkpoint import SUFFIX, read_metadata
+
+    if folder.exists() and not folder.is_dir():
+        raise ConfigError(
+            f"--curves {str(folder)!r} is not a folder; allowed: a folder (made if missing)"
+        )
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = []
+    for path in sorted(root.glob(f"*/*{SUFFIX}")):
+        key = f"{path.parent.name}/{path.name}"
+        try:
+            meta = read_metadata(path)
+        except CheckpointError as err:
+            lines.append(f"{key}: unreadable ({err})")
+            continue
+        drawn = draw_curve(path, meta, folder)
+        lines.append(f"{key}: {'wrote ' + str(drawn) if drawn is not None else NO_CURVE}")
+    if not lines:
+        lines.append(f"no shipped files under {str(root)!r}")
+    return lines
 
 
 def retire(
@@ -476,9 +554,11 @@ def engine_of(meta: dict[str, Any]) -> str:
 
 
 def model_card(
-    path: Path, meta: dict[str, Any], command: str, comparison: str, h2h: dict[str, Any] | None
-) -> str:
-    """The markdown card of a shipped file."""
+    path: Path, meta: dict[str, Any], command: str, comparison: str, h2h: dict[str, Any] | None,
+    curve: Path | None = None,
+) -> str:  # fmt: skip
+    """The markdown card of a shipped file (``curve``: its learning curve's image, in
+    ``docs/img/curves`` beside the checkpoints folder, linked from the README there)."""
     from choco_envs.policy.checkpoint import file_sha256
 
     net = meta["network"]
@@ -546,6 +626,9 @@ def model_card(
         )
     if h2h is not None:
         rows.append(("vs the file it replaced", _figure(h2h)))
+    if curve is not None:
+        where = f"{CURVES_FOLDER.as_posix()}/{curve.name}"
+        rows.append(("curve", f"[{where}](../{where}) (win rate and Elo vs the bots over minutes)"))
     rows += [
         ("shipped", f"{date} by `{command}`"),
         ("comparison", comparison),

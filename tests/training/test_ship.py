@@ -275,3 +275,92 @@ def test_a_float16_copy_halves_the_weights_and_measures_its_evaluation_again(
         "float16 weights: the figures below are the rounded network's"
         in (root / "README.md").read_text()
     )
+
+
+# ---------------------------------------------------------------- learning curves
+CURVE = {
+    "unit": "steps",
+    "points": [
+        {"minutes": 1.0, "steps": 100, "win_rate": {"random": 0.6, "greedy": 0.2},
+         "elo": {"random": 70.4, "greedy": -240.8}, "phase": "ppo"},
+        {"minutes": 3.0, "steps": 300, "win_rate": {"random": 0.9, "greedy": 0.5},
+         "elo": {"random": 381.7, "greedy": 0.0}, "phase": "final"},
+    ],
+}  # fmt: skip
+
+
+def curved(path: Path, greedy: float = 0.5) -> Path:
+    """A run file whose metadata stores its learning curve."""
+    meta = read_metadata(checkpoint(path, greedy=greedy))
+    meta["training"]["curve"] = CURVE
+    return save_checkpoint(path, nim_model(False), meta)
+
+
+def test_choco_ship_curves_draws_each_stored_curve_and_names_the_files_without(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "checkpoints"
+    (root / ENV_ID).mkdir(parents=True)
+    curved(root / ENV_ID / "ppo.safetensors")
+    checkpoint(root / ENV_ID / "ppo_old.safetensors")
+    out = tmp_path / "docs" / "curves"
+    assert main(["ship", "--curves", str(out), "--to", str(root)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    png = out / f"{ENV_ID}__ppo.png"
+    assert lines == [
+        f"{ENV_ID}/ppo.safetensors: wrote {png}",
+        f"{ENV_ID}/ppo_old.safetensors: no curve stored (trained before curves were kept)",
+    ]
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert sorted(p.name for p in out.iterdir()) == [png.name]
+    assert not (root / "README.md").exists()  # drawing ships nothing
+
+
+@pytest.mark.parametrize(
+    "extra, named",
+    [(["RUN"], "RUN_FILE"), (["--force"], "--force"), (["--name", "ppo_x"], "--name 'ppo_x'"),
+     (["--head-to-head", "400"], "--head-to-head 400"), (["--every-table", "400"],
+     "--every-table 400"), (["--table"], "--table")],
+)  # fmt: skip
+def test_choco_ship_curves_ships_nothing_and_refuses_what_would(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], named: str
+) -> None:
+    run = curved(tmp_path / "run.safetensors")
+    root = tmp_path / "checkpoints"
+    root.mkdir()
+    extra = [str(run) if word == "RUN" else word for word in extra]
+    out = tmp_path / "curves"
+    assert main(["ship", "--curves", str(out), "--to", str(root), *extra]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("choco ship: error:") and err.count("\n") == 1
+    assert named in err and "drop" in err
+    assert not out.exists() and not any(root.iterdir())
+
+
+def test_shipping_a_file_with_a_curve_draws_it_in_a_source_checkout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In a source checkout (docs/img/curves beside checkpoints/) the shipped file's
+    curve is drawn there and the card links it; an installed copy (no such folder)
+    writes no image and no row; a file without a curve replacing one drops the stale
+    image."""
+    repo = tmp_path / "repo"
+    (repo / "docs" / "img" / "curves").mkdir(parents=True)
+    root = repo / "checkpoints"
+    root.mkdir()
+    run = curved(tmp_path / "run.safetensors")
+    assert main(["ship", str(run), "--to", str(root)]) == 0
+    png = repo / "docs" / "img" / "curves" / f"{ENV_ID}__ppo.png"
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert f"its learning curve: {png}" in capsys.readouterr().out
+    where = f"docs/img/curves/{ENV_ID}__ppo.png"
+    assert f"| curve | [{where}](../{where}) " in (root / "README.md").read_text()
+    # replaced by a better file that stores no curve: the old image goes with the old file
+    ship(checkpoint(tmp_path / "plain.safetensors", greedy=0.7), root, force=True)
+    assert not png.exists() and "| curve |" not in (root / "README.md").read_text()
+    # an installed copy: nothing beside the checkpoints folder, nothing written there
+    wheel = tmp_path / "site" / "checkpoints"
+    wheel.mkdir(parents=True)
+    ship(run, wheel)
+    assert sorted(p.name for p in wheel.parent.iterdir()) == ["checkpoints"]
+    assert "| curve |" not in (wheel / "README.md").read_text()

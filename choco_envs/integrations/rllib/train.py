@@ -266,6 +266,8 @@ def train(args: Args, command: str = "") -> Path:
     """Train; return the path of the exported checkpoint."""
     import torch
 
+    from choco_envs.train.curves import elo
+
     check_args(args)
     command = command or "python -m choco_envs.integrations.rllib train " + shlex.join(sys.argv[1:])
     run_dir = args.run_dir
@@ -304,6 +306,7 @@ def train(args: Args, command: str = "") -> Path:
             arena = evaluate(latest, args, args.eval_games, args.seed + 10_000 + iteration)
             for opponent, res in arena.items():
                 stats[f"eval/win_rate_vs_{opponent}"] = res["win_rate"]
+                stats[f"eval/elo_vs_{opponent}"] = elo(res["win_rate"], res.get("games"))
         if writer is not None:
             for key, value in stats.items():
                 writer.add_scalar(key, value, steps)
@@ -344,6 +347,9 @@ def train(args: Args, command: str = "") -> Path:
     for opponent, res in arena.items():
         if writer is not None:
             writer.add_scalar(f"eval/win_rate_vs_{opponent}", res["win_rate"], steps)
+            writer.add_scalar(
+                f"eval/elo_vs_{opponent}", elo(res["win_rate"], res.get("games")), steps
+            )
         print(f"final eval vs {opponent}: win rate {res['win_rate']:.3f} over {res['games']} games")
     if writer is not None:
         writer.close()
