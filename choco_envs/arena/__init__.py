@@ -67,6 +67,10 @@ def run_arena(
         "seed": seed,
         "env_options": env_options,
         "workers": workers,
+        # the file each checkpoint-playing entrant played (``choco ship --record`` checks it)
+        "checkpoints": {
+            name: e.checkpoint for name, e in zip(names, entrants, strict=True) if e.checkpoint
+        },
     }
     report["games_played"] = len(results)
     report["games"] = [asdict(r) for r in results]

@@ -26,10 +26,26 @@ EnvSource = Any
 
 @dataclass(frozen=True)
 class Entrant:
-    """A competitor: a display name and a picklable factory ``seed -> Bot``."""
+    """A competitor: a display name, a picklable factory ``seed -> Bot`` and, for a bot
+    that plays a checkpoint file, that file (``{"path", "weights_sha256"}``: the report
+    says which network played)."""
 
     name: str
     factory: Callable[[int | None], Bot]
+    checkpoint: dict[str, str] | None = None
+
+
+def checkpoint_of(bot: Bot) -> dict[str, str] | None:
+    """``{"path", "weights_sha256"}`` of the file ``bot`` plays (its ``path``; the digest
+    of its tensors, unchanged when its metadata is rewritten), else None."""
+    from pathlib import Path
+
+    from choco_envs.policy.checkpoint import weights_sha256
+
+    path = getattr(bot, "path", None)
+    if not isinstance(path, Path) or not path.is_file():
+        return None
+    return {"path": str(path), "weights_sha256": weights_sha256(path)}
 
 
 @dataclass(frozen=True)
@@ -56,9 +72,9 @@ def entrants_from_specs(
     that a bad one fails before any game is played."""
     entrants = []
     for spec in specs:
-        make_bot(spec, env_id=env_id, seed=0, env_options=env_options)
+        bot = make_bot(spec, env_id=env_id, seed=0, env_options=env_options)
         factory = partial(_bot_from_spec, spec, env_id, env_options)
-        entrants.append(Entrant(spec.strip(), factory))
+        entrants.append(Entrant(spec.strip(), factory, checkpoint_of(bot)))
     return entrants
 
 

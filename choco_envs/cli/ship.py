@@ -6,6 +6,7 @@
     choco ship runs/chocolate_factory_v2__ppo_tables/final.safetensors --force --every-table 400
     choco ship --table                                              # regenerate the table
     choco ship --curves docs/img/curves                             # every file's curve PNG
+    choco ship --record az_vs_tuned.json     # store a search bot's 400-game result in its file
     choco ship --retire chocolates_v0/ppo.safetensors --head-to-head 400   # one file per env
 
 A run's file is ``runs/<run_name>/final.safetensors``: ``choco train --config
@@ -68,6 +69,7 @@ from choco_envs.train.ship import (
     curve_name,
     curves_folder,
     destination,
+    record,
     retire,
     ship,
     write_curves,
@@ -102,6 +104,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--curves", metavar="DIR", help="only draw each shipped file's "
                         "stored learning curve as DIR/<env_id>__<name>.png (e.g. "
                         "docs/img/curves)")  # fmt: skip
+    parser.add_argument("--record", metavar="REPORT", help="store a search bot's result in "
+                        "the shipped file it played: the --json report of `choco eval --bots "
+                        f"az... OPPONENT --games {MIN_GAMES}` at 2 players (the file found by "
+                        "the digest of its tensors the report names)")  # fmt: skip
     parser.add_argument("--progress", choices=("true", "false"), default="true",
                         help="show the head-to-head's progress")  # fmt: skip
 
@@ -112,7 +118,14 @@ def run(args: argparse.Namespace) -> int:
             check_table_only(args)
         if args.curves:
             check_curves_only(args)
+        if args.record:
+            check_record_only(args)
         root = destination(args.to)
+        if args.record:
+            words = ["--record", args.record] + (["--to", args.to] if args.to else [])
+            target, line = record(Path(args.record), root, "choco ship " + shlex.join(words))
+            print(f"recorded in {target}: {line}")
+            return 0
         if args.curves:
             for line in write_curves(root, Path(args.curves)):
                 print(line)
@@ -162,6 +175,7 @@ def given_flags(args: argparse.Namespace, *skip: str) -> list[str]:
         "table": "--table" if args.table else "",
         "retire": f"--retire {args.retire!r}" if args.retire else "",
         "curves": f"--curves {args.curves!r}" if args.curves else "",
+        "record": f"--record {args.record!r}" if args.record else "",
     }
     return [text for key, text in given.items() if text and key not in skip]
 
@@ -195,6 +209,17 @@ def check_curves_only(args: argparse.Namespace) -> None:
             f"--curves only draws the shipped files' learning curves and ships nothing; drop "
             f"{', '.join(given)} (`choco ship RUN_FILE` draws the curve of the file it ships "
             "in a source checkout)"
+        )
+
+
+def check_record_only(args: argparse.Namespace) -> None:
+    """``--record`` stores a result in a shipped file and ships nothing: refuse what would
+    ship."""
+    given = given_flags(args, "record")
+    if given:
+        raise ConfigError(
+            f"--record only stores an arena result in the shipped file it played; drop "
+            f"{', '.join(given)}"
         )
 
 

@@ -166,6 +166,43 @@ def file_sha256(path: str | Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
+def _split(path: Path) -> tuple[dict[str, Any], bytes]:
+    """(the header as JSON, the tensor bytes) of a checked safetensors file."""
+    read_header(path)  # every check of a checkpoint first
+    raw = path.read_bytes()
+    (n,) = struct.unpack("<Q", raw[:8])
+    return json.loads(raw[8 : 8 + n]), raw[8 + n :]
+
+
+def weights_sha256(path: str | Path) -> str:
+    """The SHA-256 of a checkpoint's tensor bytes alone: the same after its metadata is
+    rewritten (:func:`rewrite_metadata`), so an arena report names the network it played
+    by this, and ``choco ship --record`` finds the shipped file that plays it."""
+    return hashlib.sha256(_split(Path(path))[1]).hexdigest()
+
+
+def rewrite_metadata(path: str | Path, meta: dict[str, Any]) -> Path:
+    """Replace the metadata of the checkpoint at ``path`` with ``meta`` (checked as
+    :func:`save_checkpoint` checks it), its tensors' bytes unchanged; written to a
+    temporary file and moved over ``path``."""
+    path = Path(path)
+    header, data = _split(path)
+    _check_fields(meta, path)
+    header["__metadata__"] = {METADATA_KEY: json.dumps(meta, sort_keys=True)}
+    text = json.dumps(header, separators=(",", ":")).encode()
+    text += b" " * (-len(text) % 8)  # safetensors pads the header to 8 bytes
+    tmp = path.with_suffix(".tmp")
+    tmp.write_bytes(struct.pack("<Q", len(text)) + text + data)
+    try:
+        read_header(tmp)
+    except CheckpointError:
+        tmp.unlink()
+        raise
+    tmp.chmod(0o644)
+    tmp.replace(path)
+    return path
+
+
 def _check_fields(meta: Any, path: Path) -> None:
     if not isinstance(meta, dict):
         raise CheckpointError(f"checkpoint {str(path)!r}: metadata is not a JSON object")

@@ -482,9 +482,131 @@ def retire(
     return covering
 
 
-def add_card_row(root: Path, key: str, label: str, value: str) -> None:
-    """Add the row ``label | value`` to the card of ``key`` in ``root/README.md``, before
-    its sha256 row (nothing when the README has no such card)."""
+# ---------------------------------------------------------------- recorded search runs
+#: the report fields a recorded run needs
+REPORT_FIELDS = ("bots", "config", "games_played")
+
+
+def _report(path: Path) -> dict[str, Any]:
+    import json
+
+    if not path.is_file():
+        raise ConfigError(f"--record {str(path)!r} does not exist; allowed: the --json "
+                          "report of a `choco eval` run")  # fmt: skip
+    try:
+        report = json.loads(path.read_text())
+    except (ValueError, UnicodeDecodeError) as err:
+        raise ConfigError(f"--record {str(path)!r} is not JSON ({err})") from None
+    missing = [k for k in REPORT_FIELDS if not isinstance(report, dict) or k not in report]
+    if missing:
+        raise ConfigError(
+            f"--record {str(path)!r} is not an arena report: no {', '.join(missing)} "
+            "(write one with `choco eval ... --json PATH`)"
+        )
+    return report
+
+
+def record(report_path: Path, root: Path, command: str = "") -> tuple[Path, str]:
+    """``choco ship --record REPORT``: store a search bot's arena result (a ``choco eval
+    --json`` report of >= 400 games at 2 players, the search bot against one other bot)
+    in the shipped file it played (found by its tensors' digest, which the report names:
+    ``config.checkpoints``), under ``arena_search[<opponent>]``, and in its card.
+    Returns (the file, a line saying what was stored). The file's tensors stay as they
+    are; its metadata (and so its sha256, which the card follows) changes."""
+    from choco_envs.policy.checkpoint import SUFFIX, read_metadata, rewrite_metadata, weights_sha256
+
+    report = _report(report_path)
+    config = report["config"]
+    where = f"--record {str(report_path)!r}"
+    names = config.get("bots")
+    if not isinstance(names, list) or len(names) != 2:
+        raise ConfigError(f"{where}: {names!r} played; allowed: two bots, the search bot and "
+                          "its opponent")  # fmt: skip
+    if config.get("players") != 2:
+        raise ConfigError(f"{where}: played at {config.get('players')!r} players; allowed: 2")
+    games = report["games_played"]
+    if not isinstance(games, int) or games < MIN_GAMES:
+        raise ConfigError(f"{where}: {games!r} games; allowed: >= {MIN_GAMES}")
+    files = config.get("checkpoints") or {}
+    shipped = {}
+    for path in sorted(root.glob(f"*/*{SUFFIX}")):
+        try:
+            shipped[weights_sha256(path)] = path
+        except CheckpointError:
+            continue
+    played = {name: shipped.get(str((files.get(name) or {}).get("weights_sha256")))
+              for name in names}  # fmt: skip
+    ours = [name for name in names if played[name] is not None]
+    if len(ours) != 1:
+        raise ConfigError(
+            f"{where}: {len(ours)} of its bots play a shipped file under {str(root)!r}; "
+            "allowed: exactly one (a report of an earlier `choco eval` names no file, or "
+            "the file has been replaced since)"
+        )
+    bot = ours[0]
+    opponent = next(name for name in names if name != bot)
+    if not bot.split(":", 1)[0] == "az":
+        raise ConfigError(
+            f"{where}: {bot!r} is not a search bot; allowed: az, az:simulations=N, "
+            "az:time=S (the network alone's figures are the training's final evaluation)"
+        )
+    target = played[bot]
+    assert target is not None
+    meta = read_metadata(target)
+    if config.get("env") != meta["env_id"]:
+        raise ConfigError(f"{where}: played {config.get('env')!r}; the file is for "
+                          f"{meta['env_id']!r}")  # fmt: skip
+    rows = {row.get("name"): row for row in report["bots"] if isinstance(row, dict)}
+    if set(rows) != set(names):
+        raise ConfigError(f"{where}: its bots' rows name {sorted(map(str, rows))}, not {names}")
+    row = rows[bot]
+    result = {
+        "opponent": opponent,
+        "bot": bot,
+        "win_rate": row["win_rate"],
+        "win_rate_ci95": row["win_rate_ci95"],
+        "games": games,
+        "seed": config.get("seed"),
+        "players": 2,
+        "env_options": config.get("env_options") or {},
+        "seconds_per_move": row.get("seconds_per_move"),
+        "opponent_seconds_per_move": rows[opponent].get("seconds_per_move"),
+        "mean_margin": row.get("mean_margin"),
+        "recorded": datetime.date.today().isoformat(),
+    }
+    searched = dict(meta.get("arena_search") or {})
+    before = searched.get(opponent)
+    searched[opponent] = result
+    meta["arena_search"] = searched
+    rewrite_metadata(target, meta)
+    key = f"{meta['env_id']}/{target.name}"
+    line = f"{bot} vs {opponent}: {_search_figure(result)}"
+    set_card_row(
+        root, key, f"with search vs {opponent}", line + (f"; `{command}`" if command else "")
+    )
+    from choco_envs.policy.checkpoint import file_sha256
+
+    set_card_row(root, key, "sha256", f"`{file_sha256(target)}`")
+    write_readme(root, None, None)
+    if isinstance(before, dict) and "win_rate" in before:
+        line += f" (replaces {before.get('bot', 'the search')} at {before['win_rate']:.1%})"
+    return target, line
+
+
+def _search_figure(result: dict[str, Any]) -> str:
+    """A recorded search result as the card shows it."""
+    spm = result.get("seconds_per_move")
+    opp_spm = result.get("opponent_seconds_per_move")
+    timing = ""
+    if isinstance(spm, (int, float)) and isinstance(opp_spm, (int, float)):
+        timing = f"; {spm:.3f} s a move, the opponent {opp_spm:.3f}"
+    options = ", ".join(f"{k}={v}" for k, v in sorted(result.get("env_options", {}).items()))
+    return f"{_figure(result)}" + (f", options {options}" if options else "") + timing
+
+
+def _edit_card(root: Path, key: str, edit: Any) -> None:
+    """Apply ``edit`` (a function of the card's lines, changing them in place) to the card
+    of ``key`` in ``root/README.md`` (nothing when the README has no such card)."""
     readme = root / "README.md"
     marker = f"<!-- card: {key} -->"
     text = readme.read_text() if readme.is_file() else ""
@@ -493,9 +615,33 @@ def add_card_row(root: Path, key: str, label: str, value: str) -> None:
     head, tail = text.split(marker, 1)
     body, rest = tail.split("<!-- end card -->", 1)
     lines = body.split("\n")
-    at = next((i for i, line in enumerate(lines) if line.startswith("| sha256 |")), len(lines) - 1)
-    lines.insert(at, f"| {label} | {value} |")
+    edit(lines)
     readme.write_text(head + marker + "\n".join(lines) + "<!-- end card -->" + rest)
+
+
+def _before_sha(lines: list[str]) -> int:
+    return next((i for i, line in enumerate(lines) if line.startswith("| sha256 |")),
+                len(lines) - 1)  # fmt: skip
+
+
+def set_card_row(root: Path, key: str, label: str, value: str) -> None:
+    """Set the row ``label | value`` of the card of ``key``: the row of that label
+    replaced, else added before the sha256 row."""
+
+    def edit(lines: list[str]) -> None:
+        same = [i for i, line in enumerate(lines) if line.startswith(f"| {label} |")]
+        if same:
+            lines[same[0]] = f"| {label} | {value} |"
+        else:
+            lines.insert(_before_sha(lines), f"| {label} | {value} |")
+
+    _edit_card(root, key, edit)
+
+
+def add_card_row(root: Path, key: str, label: str, value: str) -> None:
+    """Add the row ``label | value`` to the card of ``key`` in ``root/README.md``, before
+    its sha256 row (nothing when the README has no such card)."""
+    _edit_card(root, key, lambda lines: lines.insert(_before_sha(lines), f"| {label} | {value} |"))
 
 
 def covers(meta: dict[str, Any], other: dict[str, Any], path: Path) -> bool:
@@ -650,6 +796,20 @@ def _figure(result: dict[str, Any]) -> str:
     )
 
 
+def search_line(meta: dict[str, Any]) -> str:
+    """The table's "with search" cell: each ``arena_search`` result, as "BOT vs OPPONENT:
+    rate [interval] (games)" (a result recorded by ``--record`` names its bot; an az
+    run's own evaluation plays the file's stored simulations); '-' for none."""
+    sims = (meta.get("search") or {}).get("simulations", "?")
+    parts = []
+    for opponent, result in sorted((meta.get("arena_search") or {}).items()):
+        if not isinstance(result, dict) or "win_rate" not in result:
+            continue
+        bot = result.get("bot") or f"az ({sims} sims)"
+        parts.append(f"{bot} vs {opponent}: {_pct(result)} ({result['games']})")
+    return "; ".join(parts) or "-"
+
+
 def table(root: Path) -> str:
     """The markdown table of every shipped file's stored evaluation (metadata only)."""
     from choco_envs.policy.checkpoint import read_metadata
@@ -671,13 +831,7 @@ def table(root: Path) -> str:
                  for o in ("random", "greedy")]  # fmt: skip
         feature = meta.get("features")
         reads = meta["encoder"] + (f" + {feature['name']} v{feature['version']}" if feature else "")
-        sims = (meta.get("search") or {}).get("simulations", "?")
-        searched = "; ".join(
-            f"vs {o}: {_pct(r)} ({r['games']})"
-            for o, r in sorted((meta.get("arena_search") or {}).items())
-            if isinstance(r, dict) and "win_rate" in r
-        )
-        searched = f"{sims} sims, {searched}" if searched else "-"
+        searched = search_line(meta)
         lines.append(
             f"| `{key}` | {meta['env_id']} v{meta['version']} | {_options(meta)} | {reads} | "
             f"{rates[0]} | {rates[1]} | {tables_line(meta)} | {searched} | {meta['steps_trained']:,} | "

@@ -129,3 +129,20 @@ def test_workers_give_the_same_results_as_one_process():
     assert strip == [
         {k: v for k, v in g.items() if k not in ("seconds", "think_seconds")} for g in two["games"]
     ]
+
+
+def test_the_report_names_the_file_each_checkpoint_bot_played():
+    """A report says which network played: the path and the SHA-256 of the tensors of
+    the file behind ``ppo`` (the shipped file) and ``policy:PATH``, nothing for a bot
+    without a file."""
+    from choco_envs.policy.checkpoint import shipped_checkpoint, weights_sha256
+
+    shipped = shipped_checkpoint("chocolate_factory_v2", {"num_players": 2})
+    report = run_arena(
+        "chocolate_factory_v2", ["ppo", f"policy:{shipped}", "random"], games=3, seed=1,
+        progress=False,
+    )  # fmt: skip
+    files = report["config"]["checkpoints"]
+    assert set(files) == {"ppo", f"policy:{shipped}"}
+    for entry in files.values():
+        assert entry == {"path": str(shipped), "weights_sha256": weights_sha256(shipped)}

@@ -376,3 +376,27 @@ print("eval", code, repr(err.getvalue()))
     assert lines[2].startswith("eval 2 "), lines[2]
     err = lines[2].split(" ", 2)[2]
     assert "names a file" in err and "Traceback" not in err and err.count("\\n") == 1, err
+
+
+def test_rewriting_the_metadata_keeps_the_tensors_and_their_digest(toy_checkpoint: Path) -> None:
+    """``rewrite_metadata`` changes the metadata only: the tensors' bytes (and so
+    ``weights_sha256``, which arena reports name) stay; a metadata the checks refuse
+    leaves the file as it was."""
+    from choco_envs.policy.checkpoint import file_sha256, rewrite_metadata, weights_sha256
+
+    digest, whole = weights_sha256(toy_checkpoint), file_sha256(toy_checkpoint)
+    model, meta = load_policy(toy_checkpoint)
+    rewrite_metadata(toy_checkpoint, {**meta, "arena_search": {"random": {"win_rate": 0.9}}})
+    assert weights_sha256(toy_checkpoint) == digest and file_sha256(toy_checkpoint) != whole
+    again, meta2 = load_policy(toy_checkpoint)
+    assert meta2["arena_search"] == {"random": {"win_rate": 0.9}}
+    for a, b in zip(model.state_dict().values(), again.state_dict().values(), strict=True):
+        assert torch.equal(a, b)
+    raw = toy_checkpoint.read_bytes()
+    (n,) = struct.unpack("<Q", raw[:8])
+    assert n % 8 == 0, "the header stays padded to 8 bytes"
+    bad = {k: v for k, v in meta2.items() if k != "env_id"}
+    with pytest.raises(CheckpointError):
+        rewrite_metadata(toy_checkpoint, bad)
+    assert toy_checkpoint.read_bytes() == raw
+    assert not toy_checkpoint.with_suffix(".tmp").exists()

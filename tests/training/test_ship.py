@@ -364,3 +364,103 @@ def test_shipping_a_file_with_a_curve_draws_it_in_a_source_checkout(
     ship(run, wheel)
     assert sorted(p.name for p in wheel.parent.iterdir()) == ["checkpoints"]
     assert "| curve |" not in (wheel / "README.md").read_text()
+
+
+# ---------------------------------------------------------------- --record
+def _shipped_and_report(tmp_path: Path, games: int = 400) -> tuple[Path, Path, Path]:
+    """(the checkpoints folder, the shipped toy file, the JSON report of `az` on it
+    against random, ``games`` games at 2 players)."""
+    import json
+
+    from choco_envs.arena import run_arena
+
+    root = tmp_path / "checkpoints"
+    root.mkdir()
+    shipped = ship(checkpoint(tmp_path / "run.safetensors", perfect=True), root)
+    report = run_arena(
+        ENV_ID, [f"az:checkpoint={shipped},simulations=4", "random"], games=games, seed=3,
+        env_options=OPTIONS, progress=False,
+    )  # fmt: skip
+    path = tmp_path / "report.json"
+    path.write_text(json.dumps(report))
+    return root, shipped, path
+
+
+def test_record_stores_a_search_result_in_the_file_it_played_and_its_card(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``choco ship --record REPORT``: the search bot's 400-game result lands in the
+    shipped file it played (``arena_search``), found by the digest of its tensors; the
+    tensors stay, the card gains the row and follows the file's new sha256, the table
+    shows it."""
+    import json
+
+    from choco_envs.policy.checkpoint import weights_sha256
+
+    root, shipped, path = _shipped_and_report(tmp_path)
+    report = json.loads(path.read_text())
+    bot = f"az:checkpoint={shipped},simulations=4"
+    row = next(r for r in report["bots"] if r["name"] == bot)
+    weights, before = weights_sha256(shipped), file_sha256(shipped)
+    assert main(["ship", "--record", str(path), "--to", str(root)]) == 0
+    assert f"recorded in {shipped}: {bot} vs random" in capsys.readouterr().out
+    stored = read_metadata(shipped)["arena_search"]["random"]
+    assert stored["win_rate"] == row["win_rate"] and stored["games"] == 400
+    assert stored["bot"] == bot and stored["seed"] == 3 and stored["players"] == 2
+    assert weights_sha256(shipped) == weights and file_sha256(shipped) != before
+    readme = (root / "README.md").read_text()
+    assert f"| with search vs random | {bot} vs random: {row['win_rate']:.1%}" in readme
+    assert f"| sha256 | `{file_sha256(shipped)}` |" in readme and before not in readme
+    table = readme.split(TABLE_BEGIN)[1].split(TABLE_END)[0]
+    assert f"{bot} vs random: {row['win_rate']:.1%}" in table
+    # the file still plays: its network and the rest of its metadata as they were
+    from choco_envs.policy.checkpoint import load_policy
+
+    model, meta = load_policy(shipped)
+    assert meta["arena"]["greedy"]["win_rate"] == 0.5
+    assert torch.equal(model.actor.weight, nim_model(True).actor.weight)
+
+
+def test_record_refuses_what_is_not_a_400_game_search_result_on_a_shipped_file(
+    tmp_path: Path,
+) -> None:
+    import json
+
+    from choco_envs.train.ship import record
+
+    root, shipped, path = _shipped_and_report(tmp_path, games=40)
+    before = file_sha256(shipped)
+    with pytest.raises(ConfigError, match="40 games; allowed: >= 400"):
+        record(path, root)
+    report = json.loads(path.read_text())
+    report["games_played"] = 400
+    for change, why in (
+        ({"players": 3}, "played at 3 players; allowed: 2"),
+        ({"bots": ["greedy", "random"]}, "0 of its bots play a shipped file"),
+        ({"bots": ["a", "b", "c"]}, "allowed: two bots"),
+        ({"checkpoints": {}}, "0 of its bots play a shipped file"),
+    ):
+        bad = {**report, "config": {**report["config"], **change}}
+        path.write_text(json.dumps(bad))
+        with pytest.raises(ConfigError, match=why):
+            record(path, root)
+    # the network alone is not recorded this way: its figures are the training's
+    alone = {**report, "config": {**report["config"]}}
+    name = f"policy:{shipped}"
+    first = alone["config"]["bots"][0]
+    alone["config"]["bots"] = [name, "random"]
+    alone["config"]["checkpoints"] = {name: alone["config"]["checkpoints"][first]}
+    alone["bots"] = [{**r, "name": name if r["name"] == first else r["name"]} for r in alone["bots"]]
+    path.write_text(json.dumps(alone))
+    with pytest.raises(ConfigError, match="is not a search bot"):
+        record(path, root)
+    path.write_text("{not json")
+    with pytest.raises(ConfigError, match="is not JSON"):
+        record(path, root)
+    path.write_text("{}")
+    with pytest.raises(ConfigError, match="is not an arena report"):
+        record(path, root)
+    with pytest.raises(ConfigError, match="does not exist"):
+        record(tmp_path / "missing.json", root)
+    assert file_sha256(shipped) == before, "a refused record changes nothing"
+    assert main(["ship", str(shipped), "--record", str(path), "--to", str(root)]) == 2
