@@ -60,6 +60,11 @@ class NetConfig:
     #: with ``action_facts``: the facts go to their head only, not into the shared torso
     #: (facts for hundreds of actions would be most of its first layer's weights)
     facts_head_only: bool = False
+    #: with ``action_facts``: the head also reads the torso's last hidden layer (one
+    #: linear map of it, shared by the actions, added to the head's first layer), so an
+    #: action's facts are weighed against the whole position; the map starts at 0, so a
+    #: file widened into it plays as before
+    facts_context: bool = False
 
     @property
     def obs_size(self) -> int:
@@ -93,6 +98,7 @@ class NetConfig:
                 value_outputs=_int(d.get("value_outputs", 1), "value_outputs"),
                 action_facts=_ints(d.get("action_facts", []), "action_facts"),
                 facts_head_only=_bool(d.get("facts_head_only", False), "facts_head_only"),
+                facts_context=_bool(d.get("facts_context", False), "facts_context"),
             )
         except KeyError as err:
             raise CheckpointError(f"checkpoint metadata: 'network' lacks field {err}") from None
@@ -196,6 +202,10 @@ def check_config(config: NetConfig) -> None:
         not config.facts_head_only or bool(config.action_facts),
         "facts_head_only needs action_facts (a head to read the facts)",
     )
+    need(
+        not config.facts_context or bool(config.action_facts),
+        "facts_context needs action_facts (a head to read the torso)",
+    )
     total = sum(math.prod(s) for s in parameter_shapes(config).values())
     need(
         total <= LIMITS["parameters"],
@@ -236,11 +246,14 @@ def parameter_shapes(config: NetConfig) -> dict[str, tuple[int, ...]]:
     shapes["critic.weight"] = (config.value_outputs, width)
     shapes["critic.bias"] = (config.value_outputs,)
     if config.action_facts:
+        torso = width
         _, _, _, block, width = config.action_facts
         shapes["fact_head.0.weight"] = (width, block)
         shapes["fact_head.0.bias"] = (width,)
         shapes["fact_head.2.weight"] = (1, width)
         shapes["fact_head.2.bias"] = (1,)
+        if config.facts_context:
+            shapes["fact_context.weight"] = (width, torso)
     return shapes
 
 
@@ -295,7 +308,8 @@ class ActorCritic(nn.Module):
         self.mlp = nn.Sequential(*layers)
         self.actor = _layer(nn.Linear(width, config.num_actions), std=0.01)
         self.critic = _layer(nn.Linear(width, config.value_outputs), std=1.0)
-        self.fact_head: nn.Module | None = None
+        self.fact_head: nn.Sequential | None = None
+        self.fact_context: nn.Linear | None = None
         if config.action_facts:
             _, _, _, block, fact_width = config.action_facts
             self.fact_head = nn.Sequential(
@@ -303,6 +317,9 @@ class ActorCritic(nn.Module):
                 nn.Tanh(),
                 _layer(nn.Linear(fact_width, 1), std=0.0),
             )
+            if config.facts_context:
+                self.fact_context = nn.Linear(width, fact_width, bias=False)
+                nn.init.zeros_(self.fact_context.weight)
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Masked logits (B, A) and values (B,) of policy inputs ``x`` (B, input_size);
@@ -330,7 +347,12 @@ class ActorCritic(nn.Module):
         if self.fact_head is not None:
             first, count, start, block, _ = config.action_facts
             facts = x[:, start : start + count * block].reshape(-1, count, block)
-            scores = self.fact_head(facts).squeeze(-1)
+            if self.fact_context is None:
+                scores = self.fact_head(facts).squeeze(-1)
+            else:  # the position (h, the torso's last layer) joins every action's facts
+                first_layer, squash, out = self.fact_head
+                pre = first_layer(facts) + self.fact_context(h).unsqueeze(1)
+                scores = out(squash(pre)).squeeze(-1)
             logits = torch.cat(
                 [logits[:, :first], logits[:, first : first + count] + scores,
                  logits[:, first + count :]],

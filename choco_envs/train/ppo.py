@@ -95,6 +95,10 @@ class Args(PPOLoss):
     action_head_only: bool = False
     """the per-action facts go to that head only, not into the shared torso (for facts of
     hundreds of actions, e.g. le_chocolat_pieces)"""
+    action_head_context: bool = False
+    """that head also reads the torso's last hidden layer, so each action's facts are
+    weighed against the whole position (it starts at 0: a file widened into it plays as
+    before)"""
     league_whole_table: float = 0.0
     """probability that a game's other seats are all one bot drawn by league_bots weight
     (the arena's N-1 copies of a bot; at 4+ seats independent draws almost never are)"""
@@ -152,6 +156,11 @@ class Args(PPOLoss):
             (
                 "action_head_only",
                 not self.action_head_only or self.action_head > 0,
+                "true only with action_head > 0",
+            ),
+            (
+                "action_head_context",
+                not self.action_head_context or self.action_head > 0,
                 "true only with action_head > 0",
             ),
             (
@@ -288,6 +297,7 @@ def prepare(args: Args) -> Setup:
         inputs.extra,
         action_facts=inputs.action_facts(args.action_head) if args.action_head else (),
         facts_head_only=args.action_head_only,
+        facts_context=args.action_head_context,
     )
     try:
         check_config(net)

@@ -9,7 +9,7 @@ network on a wider one.
 
 from __future__ import annotations
 
-import dataclasses
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -60,6 +60,8 @@ def start_from(model: Any, args: Args) -> None:
     if old.config == model.config:
         model.load_state_dict(old.state_dict())
         return
+    if model.config.facts_context and old.config == replace(model.config, facts_context=False):
+        return start_with_context(model, old, args)
     seats = meta.get("seats")
     if seats is not None and args.mode_marks and not seats.get("mode_marks"):
         if seats.get("max_players") == args.max_players:
@@ -84,14 +86,27 @@ def start_with_a_fact_head(model: Any, old: Any, meta: dict[str, Any], args: Arg
     """``start_from`` for a file without features into the same network plus a head that
     alone reads the new per-action facts (``action_head_only``): the torso's weights load
     as they are and the head's output starts at 0, so the network plays as before."""
-    same = dataclasses.replace(model.config, extra_inputs=0, action_facts=(), facts_head_only=False)
+    same = replace(
+        model.config, extra_inputs=0, action_facts=(), facts_head_only=False, facts_context=False
+    )
     if meta["encoder"] != args.encoder or old.config != same:
         raise ConfigError(
             f"init_from: {args.init_from!r} holds another network ({old.config}) than this "
             f"run's torso ({same})"
         )
     missing, unexpected = model.load_state_dict(old.state_dict(), strict=False)
-    if unexpected or any(not k.startswith("fact_head.") for k in missing):
+    if unexpected or any(not k.startswith(("fact_head.", "fact_context.")) for k in missing):
+        raise ConfigError(
+            f"init_from: {args.init_from!r}: weights {missing + unexpected} do not fit"
+        )
+
+
+def start_with_context(model: Any, old: Any, args: Args) -> None:
+    """``start_from`` for a file whose fact head reads no context into the same network
+    whose head also reads the torso (``action_head_context``): every weight loads, the
+    context map stays at 0, so the network plays as before."""
+    missing, unexpected = model.load_state_dict(old.state_dict(), strict=False)
+    if unexpected or missing != ["fact_context.weight"]:
         raise ConfigError(
             f"init_from: {args.init_from!r}: weights {missing + unexpected} do not fit"
         )

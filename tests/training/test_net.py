@@ -80,8 +80,27 @@ def test_board_head_that_does_not_fit_is_refused(kwargs: dict, message: str) -> 
         NetConfig((10,), 7, (8,), extra_inputs=3),
         NetConfig((3, 2, 3), 5, (8,), (4, 6), action_channels=2, action_index=(0, 7, 11, -1, 5)),
         NetConfig((3, 2, 3), 5, (8,), (4,), extra_inputs=2),
+        NetConfig((4,), 6, (8,), extra_inputs=9, action_facts=(2, 3, 4, 3, 5), facts_context=True),
+        NetConfig(
+            (2, 2, 2),
+            6,
+            (8,),
+            (3,),
+            extra_inputs=11,
+            action_facts=(2, 3, 10, 3, 5),
+            facts_head_only=True,
+            facts_context=True,
+        ),
     ],
-    ids=["mlp", "linear", "mlp+extra", "conv+board", "conv+extra"],
+    ids=[
+        "mlp",
+        "linear",
+        "mlp+extra",
+        "conv+board",
+        "conv+extra",
+        "facts+context",
+        "conv+facts+context",
+    ],
 )
 def test_parameter_shapes_are_the_state_dict_of_the_network(config: NetConfig) -> None:
     """What the checkpoint loader checks a file against, before building anything."""
@@ -206,3 +225,50 @@ def test_facts_head_only_without_facts_or_as_a_non_bool_is_refused() -> None:
     data = NetConfig((4,), 6, (8,), extra_inputs=9, action_facts=(2, 3, 4, 3, 5)).to_json()
     with pytest.raises(CheckpointError, match="facts_head_only is not a bool: 'yes'"):
         NetConfig.from_json({**data, "facts_head_only": "yes"})
+
+
+def test_the_fact_heads_context_weighs_each_actions_facts_against_the_position() -> None:
+    """NetConfig.facts_context: the head's first layer also reads the torso's last
+    hidden layer h (one map shared by the actions): score(a) = w2 . tanh(W1 facts(a) + b1
+    + Wc h) + b2. Wc starts at 0 (the network plays as the one without context), and the
+    same facts score differently in two positions once it is not."""
+    torch.manual_seed(7)
+    plain_config = NetConfig((4,), 6, (8,), extra_inputs=9, action_facts=(2, 3, 4, 3, 5))
+    plain = ActorCritic(plain_config)
+    model = ActorCritic(NetConfig(**{**plain_config.__dict__, "facts_context": True}))
+    missing, unexpected = model.load_state_dict(plain.state_dict(), strict=False)
+    assert missing == ["fact_context.weight"] and not unexpected
+    assert model.fact_head is not None and model.fact_context is not None
+    x = torch.randn(4, 13)
+    mask = torch.ones(4, 6, dtype=torch.bool)
+    with torch.no_grad():
+        torch.nn.init.normal_(model.fact_head[2].weight)
+        plain.fact_head[2].weight.copy_(model.fact_head[2].weight)  # type: ignore[index]
+        assert torch.equal(model(x, mask)[0], plain(x, mask)[0])  # the context starts at 0
+        torch.nn.init.normal_(model.fact_context.weight)
+        logits = model(x, mask)[0]
+        h = model.mlp(x)  # no facts_head_only: the torso reads every input
+        facts = x[:, 4:13].reshape(4, 3, 3)
+        first, _, out = model.fact_head
+        pre = first(facts) + (h @ model.fact_context.weight.T).unsqueeze(1)
+        expected = out(torch.tanh(pre)).squeeze(-1)
+        torch.testing.assert_close(logits[:, 2:5], model.actor(h)[:, 2:5] + expected)
+        torch.testing.assert_close(logits[:, [0, 1, 5]], model.actor(h)[:, [0, 1, 5]])
+        # the same facts in another position (other torso inputs) score differently
+        other = x.clone()
+        other[:, :4] = torch.randn(4, 4)
+        moved = model(other, mask)[0] - model.actor(model.mlp(other))
+        assert not torch.allclose(moved[:, 2:5], expected)
+
+
+def test_facts_context_without_facts_or_as_a_non_bool_is_refused() -> None:
+    from choco_envs.core.errors import CheckpointError
+
+    with pytest.raises(ValueError, match="facts_context needs action_facts"):
+        ActorCritic(NetConfig((4,), 6, (8,), facts_context=True))
+    data = NetConfig((4,), 6, (8,), extra_inputs=9, action_facts=(2, 3, 4, 3, 5)).to_json()
+    assert NetConfig.from_json({k: v for k, v in data.items() if k != "facts_context"}) == (
+        NetConfig.from_json(data)
+    )  # a file written before the field reads as without it
+    with pytest.raises(CheckpointError, match="facts_context is not a bool"):
+        NetConfig.from_json({**data, "facts_context": 1})

@@ -699,3 +699,45 @@ def test_a_file_on_one_feature_starts_a_network_on_a_wider_one_that_plays_as_it_
     save_file(load_file(str(wide)), str(bad), metadata={METADATA_KEY: json.dumps(meta)})
     with pytest.raises(CheckpointError, match="action head reads"):
         load_policy(bad, "chocolatiers_v1")
+
+
+def test_a_file_with_a_fact_head_starts_a_network_whose_head_reads_the_position(
+    tmp_path: Path,
+) -> None:
+    """init_from a file with a take head into the same network whose head also reads the
+    torso (``action_head_context``): every weight loads, the context map starts at 0, so
+    the new network gives the file's logits and values; a file of another torso is
+    refused."""
+    import torch
+
+    from choco_envs.core.errors import ConfigError
+    from choco_envs.policy.checkpoint import load_policy
+    from choco_envs.train.ppo import Args, train
+
+    base = dict(
+        env_id="chocolatiers_v1", options={"num_players": 2, "edition": "standard"},
+        total_timesteps=100, num_envs=2, num_steps=2, hidden=(16,), eval_every=0,
+        final_eval_games=0, track=False, progress=False, runs_dir=str(tmp_path),
+        league_self_play=1.0, league_past=0.0, league_bots={},
+        feature="chocolatiers_takes", action_head=8,
+    )  # fmt: skip
+    headed = train(Args(**base, run_name="headed"))
+    context = train(
+        Args(**{**base, "total_timesteps": 1, "learning_rate": 1e-9}, action_head_context=True,
+             init_from=str(headed), run_name="context")
+    )  # fmt: skip
+    old, meta = load_policy(headed, "chocolatiers_v1")
+    new, _ = load_policy(context, "chocolatiers_v1")
+    assert new.config.facts_context and not old.config.facts_context
+    assert new.fact_context is not None and not new.fact_context.weight.any()
+    game = make_game("chocolatiers_v1", num_players=2)
+    s = _state(game, 9, 12)
+    x = torch.from_numpy(PolicyInputs.of_checkpoint(game, meta).encode(s, s.player)[None])
+    mask = torch.from_numpy(game.legal_mask(s)[None].astype(bool))
+    with torch.no_grad():
+        a, b = old(x, mask), new(x, mask)
+    torch.testing.assert_close(a[0], b[0], atol=1e-5, rtol=0)
+    torch.testing.assert_close(a[1], b[1], atol=1e-5, rtol=0)
+    with pytest.raises(ConfigError, match="holds another network"):
+        train(Args(**{**base, "hidden": (8,)}, action_head_context=True, init_from=str(headed),
+                   run_name="other"))  # fmt: skip

@@ -450,7 +450,9 @@ def test_record_refuses_what_is_not_a_400_game_search_result_on_a_shipped_file(
     first = alone["config"]["bots"][0]
     alone["config"]["bots"] = [name, "random"]
     alone["config"]["checkpoints"] = {name: alone["config"]["checkpoints"][first]}
-    alone["bots"] = [{**r, "name": name if r["name"] == first else r["name"]} for r in alone["bots"]]
+    alone["bots"] = [
+        {**r, "name": name if r["name"] == first else r["name"]} for r in alone["bots"]
+    ]
     path.write_text(json.dumps(alone))
     with pytest.raises(ConfigError, match="is not a search bot"):
         record(path, root)
