@@ -2,7 +2,7 @@
 table is ``decode_station_action``, the fitting quantity faces of the mask are what
 ``apply`` accepts (and the pair and master action tables are those faces and the open
 machines), and the legal actions stay in increasing order (the random policy and the
-seeded replays choose from that list). The ``flat`` encoder's written-out row packers
+seeded replays choose from that list). The ``flat`` encoder's written-out row lists
 read every field by name, and ``encode_batch`` gives ``encode``'s numbers in every
 configuration, scores and counts past their scales included."""
 
@@ -10,18 +10,19 @@ from __future__ import annotations
 
 import itertools
 import random
-import struct
 
 import numpy as np
 import pytest
 
 from choco_envs.games.chocolate_factory import ChocolateFactoryGame, FactoryState
 from choco_envs.games.chocolate_factory.encoding import (
-    BYTE_LISTS,
-    ROW_INTS,
-    WIDE_LISTS,
+    COUNT_INTS,
+    COUNT_LISTS,
+    SIGNED_INTS,
+    SIGNED_LISTS,
+    missing_bytes,
     row_lengths,
-    row_packers,
+    row_lists,
 )
 from choco_envs.games.chocolate_factory.rules import (
     BITS,
@@ -96,22 +97,34 @@ def test_pair_and_master_tables_are_the_fitting_faces_and_open_machines() -> Non
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
-def test_row_packers_read_every_field_by_its_name(players: int) -> None:
-    """The written-out packers give ``BYTE_LISTS``, then ``WIDE_LISTS`` and
-    ``ROW_INTS``, read by name; together they cover every field of the state but the
-    counts of packages filled and of masters hired (not observed)."""
+def test_row_lists_read_every_field_by_its_name(players: int) -> None:
+    """The written-out ``row_lists`` gives, state after state, ``COUNT_LISTS`` but the
+    first (``missing``, which ``missing_bytes`` gives) then ``COUNT_INTS``, and
+    ``SIGNED_LISTS`` then ``SIGNED_INTS``, read by name; together they cover every field
+    of the state but the counts of packages filled and of masters hired (not
+    observed)."""
     fields = {*FactoryState.LISTS, *FactoryState.INTS} - {"packages_filled", "masters"}
-    assert sorted((*BYTE_LISTS, *WIDE_LISTS, *ROW_INTS)) == sorted(fields)
+    assert sorted((*COUNT_LISTS, *COUNT_INTS, *SIGNED_LISTS, *SIGNED_INTS)) == sorted(fields)
+    assert COUNT_LISTS[0] == "missing"
     game = ChocolateFactoryGame(num_players=players)
-    byte_part, wide_part = row_packers(game)
     lengths = row_lengths(game)
-    for s in random_states(game, 60, seed=players):
-        assert list(byte_part(s)) == [x for name in BYTE_LISTS for x in getattr(s, name)]
-        wide = wide_part(s)
-        expected = [x for name in WIDE_LISTS for x in getattr(s, name)]
-        expected += [getattr(s, name) for name in ROW_INTS]
-        assert list(struct.unpack(f"<{len(wide) // 2}h", wide)) == expected
-        for name in (*BYTE_LISTS, *WIDE_LISTS):
+    states = random_states(game, 60, seed=players)
+    counts, signed = row_lists(states)
+    assert counts == [
+        x
+        for s in states
+        for x in [*(v for name in COUNT_LISTS[1:] for v in getattr(s, name)),
+                  *(getattr(s, name) for name in COUNT_INTS)]
+    ]  # fmt: skip
+    assert signed == [
+        x
+        for s in states
+        for x in [*(v for name in SIGNED_LISTS for v in getattr(s, name)),
+                  *(getattr(s, name) for name in SIGNED_INTS)]
+    ]  # fmt: skip
+    assert list(missing_bytes(states)) == [m for s in states for m in s.missing]
+    for s in states:
+        for name in (*COUNT_LISTS, *SIGNED_LISTS):
             assert len(getattr(s, name)) == lengths[name], name
 
 
