@@ -21,8 +21,9 @@ order after it); see :func:`flat_encoder` and the docs for the layout table.
 from __future__ import annotations
 
 import struct
+import threading
 from collections.abc import Sequence
-from operator import add, attrgetter
+from operator import add
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -48,8 +49,11 @@ if TYPE_CHECKING:
 __all__ = ["NUM_ACTIONS", "action_ranges", "build_encoders", "flat_encoder"]
 
 SCORE_SCALE = 200.0
-#: states gathered at a time by ``encode_batch``
-BLOCK = 64
+#: states whose ints ``encode_batch`` gathers into one Python list at a time
+BLOCK = 32
+#: states ``encode_batch`` encodes in one pass (a larger batch goes in several): its
+#: scratch arrays (:class:`Scratch`) hold at most this many rows
+PASS_STATES = 256
 FINISHED_SCALE = 40.0
 STORAGE_SCALE = 40.0
 DICE = 24
@@ -136,9 +140,12 @@ def _layout(game: ChocolateFactoryRules) -> Layout:
 
 #: the state's ints in the order of a row (``y`` of :class:`Gather`): first the counts,
 #: never negative (``COUNT_LISTS``, then ``COUNT_INTS``), then the ints that may be
-#: negative (-1: none, -2: a closed package slot; ``SIGNED_LISTS``, then ``SIGNED_INTS``)
-COUNT_LISTS = ("missing", "placed", "special", "pkg_fill", "pkg_owners", "dice", "apps",
-               "variety_points", "refine_points", "bonus_points", "finished", "storage")  # fmt: skip
+#: negative (-1: none, -2: a closed package slot; ``SIGNED_LISTS``, then ``SIGNED_INTS``).
+#: The lists go in the order ``FactoryState.copy`` makes them, which ``row_lists`` reads
+#: them in: a state's lists then lie in memory about in the order they are read
+COUNT_LISTS = ("dice", "missing", "placed", "special", "apps", "variety_points",
+               "refine_points", "bonus_points", "finished", "storage", "pkg_fill",
+               "pkg_owners")  # fmt: skip
 COUNT_INTS = ("supply_left", "time_left", "roller", "pick_index", "phase", "resume_pick")
 SIGNED_LISTS = ("variety", "pkg_variety")
 SIGNED_INTS = ("pending_variety", "pending_station")
@@ -160,46 +167,52 @@ def row_lengths(game: ChocolateFactoryRules) -> dict[str, int]:
 
 
 def row_lists(states: Sequence[FactoryState]) -> tuple[list[int], list[int]]:
-    """The rows of ``states`` but their first list (``missing``, see :func:`missing_bytes`),
-    one after another, as two lists of ints: their counts (the rest of ``COUNT_LISTS``,
-    ``COUNT_INTS``) and their signed ints (``SIGNED_LISTS``, ``SIGNED_INTS``). Written
-    out: the hot path of ``encode_batch`` (a test checks the lists against the names)."""
+    """The rows of ``states``, one after another, as two lists of ints: their counts
+    (``COUNT_LISTS``, then ``COUNT_INTS``) and their signed ints (``SIGNED_LISTS``, then
+    ``SIGNED_INTS``). Written out, one pass over the states: the hot path of
+    ``encode_batch`` (a test checks the lists against the names)."""
     counts: list[int] = []
     signed: list[int] = []
-    for s in states:
+    for s in states:  # the lists in the order ``FactoryState.copy`` makes them
+        counts += s.dice
+        signed += s.variety
+        counts += s.missing
         counts += s.placed
         counts += s.special
-        counts += s.pkg_fill
-        counts += s.pkg_owners
-        counts += s.dice
         counts += s.apps
         counts += s.variety_points
         counts += s.refine_points
         counts += s.bonus_points
         counts += s.finished
         counts += s.storage
-        counts += (s.supply_left, s.time_left, s.roller, s.pick_index, s.phase, s.resume_pick)
-    for s in states:  # apart: one list grows at a time, in place
-        signed += s.variety
         signed += s.pkg_variety
+        counts += s.pkg_fill
+        counts += s.pkg_owners
+        counts += (s.supply_left, s.time_left, s.roller, s.pick_index, s.phase, s.resume_pick)
         signed += (s.pending_variety, s.pending_station)
     return counts, signed
 
 
-def missing_bytes(states: Sequence[FactoryState]) -> bytes:
-    """The amounts still missing of ``states`` (the longest list of a row; each within
-    0..6, the range the observation shows), one byte each, state after state: converted
-    list by list without a Python loop, which costs less than gathering them with the
-    rest of the row."""
-    return b"".join(map(bytearray, map(attrgetter("missing"), states)))
-
-
-def as_counts(values: list[int]) -> np.ndarray:
-    """``values`` (all >= 0) in one array: one byte each, or two where one is past 255."""
-    try:
-        return np.frombuffer(bytearray(values), dtype=np.uint8)
-    except ValueError:
-        return np.frombuffer(struct.pack(f"<{len(values)}H", *values), dtype="<u2")
+def row_arrays(states: Sequence[FactoryState]) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of ``states`` (:func:`row_lists`) as two arrays of one row a state: the
+    counts, one byte each (``uint8``; two, ``<u2``, where one is past 255), and the
+    signed ints (``int8``). The lists are made ``BLOCK`` states at a time and converted
+    at once: a large list, grown a little at a time, would cost page faults."""
+    count = len(states)
+    for wide in (False, True):
+        counts: list[bytes | bytearray] = []
+        signed: list[int] = []
+        try:
+            for lo in range(0, count, BLOCK):
+                block, block_signed = row_lists(states[lo : lo + BLOCK])
+                counts.append(struct.pack(f"<{len(block)}H", *block) if wide else bytearray(block))
+                signed += block_signed
+        except ValueError:  # a count past 255 (``bytearray``): two bytes a count
+            continue
+        rows = np.frombuffer(b"".join(counts), dtype="<u2" if wide else np.uint8)
+        ints = np.frombuffer(struct.pack(f"<{len(signed)}b", *signed), dtype=np.int8)
+        return rows.reshape(count, -1), ints.reshape(count, -1)
+    raise AssertionError("unreachable: two bytes hold every count")
 
 
 #: what ``fill_batch`` works out from each row (numpy over the batch) for the status
@@ -267,10 +280,10 @@ class Gather:
         self.stations = slice(DICE, DICE + 4 * n * STATION_SIZE)
 
     def station_table(self) -> np.ndarray:
-        """For ``fill_batch``, the first ``STATION_HEAD`` entries of a station (variety,
-        machines needed and placed, special placed; every station has the same tables)
-        as rows, by :func:`station_key`; the others show the amounts still missing
-        (``MISSING_SCALE``)."""
+        """For ``fill_batch``, a station's entries as rows, by :func:`station_key`: the
+        first ``STATION_HEAD`` (variety, machines needed and placed, special placed;
+        every station has the same tables), then 0 where the others go, which show the
+        amounts still missing (``MISSING_SCALE``)."""
         varieties, placed, special = np.meshgrid(
             range(-1, len(cp.VARIETY_NAMES)), range(64), range(2), indexing="ij"
         )
@@ -280,12 +293,13 @@ class Gather:
         first = self.stations.start
         base = self.base[self.stations].reshape(-1, STATION_SIZE)
         assert (base == base[0]).all(), "every station has the same tables"
-        head = np.empty((len(read["variety"]), STATION_HEAD), dtype=np.float32)
+        head = np.zeros((len(read["variety"]), STATION_SIZE), dtype=np.float32)
         for j in range(STATION_HEAD):
             head[:, j] = self.values[self.base[first + j] + read[self.list_of(first + j)]]
-        missing = self.values[self.base[first + STATION_HEAD] + np.arange(7)]
-        assert self.list_of(first + STATION_HEAD) == "missing"
-        assert (missing == np.float32(np.arange(7) * MISSING_SCALE)).all()
+        for j in range(STATION_HEAD, STATION_SIZE):
+            assert self.list_of(first + j) == "missing"
+            missing = self.values[self.base[first + j] + np.arange(7)]
+            assert (missing == np.float32(np.arange(7) * MISSING_SCALE)).all()
         return head
 
     def list_of(self, entry: int) -> str:
@@ -373,6 +387,28 @@ class Gather:
         column("flag", 0, [0.0, 1.0], at["resume_open"])
 
 
+class Scratch:
+    """Scratch arrays, named, each of a row shape and dtype, with as many rows as the
+    largest pass yet (at most ``PASS_STATES``); each thread has its own, kept. ``encode_batch``
+    works in them rather than in fresh arrays: the allocator may hand a large array's
+    memory back to the system once it is freed, and a fresh one then costs a page fault
+    every 4 KiB written, on every batch (in a loop of batches, more than the work)."""
+
+    def __init__(self, **arrays: tuple[tuple[int, ...], type]) -> None:
+        self.arrays = arrays
+        self.local = threading.local()
+
+    def get(self, count: int) -> dict[str, np.ndarray]:
+        """This thread's arrays, their first ``count`` rows (made anew when they have
+        fewer)."""
+        made: dict[str, np.ndarray] | None = getattr(self.local, "made", None)
+        if made is None or len(next(iter(made.values()))) < count:
+            made = {name: np.empty((count, *shape), dtype=dtype)
+                    for name, (shape, dtype) in self.arrays.items()}  # fmt: skip
+            self.local.made = made
+        return {name: array[:count] for name, array in made.items()}
+
+
 def flat_encoder(game: ChocolateFactoryRules) -> Encoder[FactoryState]:
     """The ``flat`` encoder: one float32 vector, every value in [0, 1], as one gather from
     tables (:class:`Gather`): ``fill`` packs one state's row and derived ints in a single
@@ -403,9 +439,9 @@ def flat_encoder(game: ChocolateFactoryRules) -> Encoder[FactoryState]:
         phase, roller, pick_index = s.phase, s.roller, s.pick_index
         over = phase == 3
         y = pack_y(
-            *s.missing, *s.placed, *s.special, *s.pkg_fill, *s.pkg_owners, *s.dice, *s.apps,
-            *s.variety_points, *s.refine_points, *s.bonus_points, *s.finished, *s.storage,
-            s.supply_left, s.time_left, roller, pick_index, phase, s.resume_pick,
+            *s.dice, *s.missing, *s.placed, *s.special, *s.apps, *s.variety_points,
+            *s.refine_points, *s.bonus_points, *s.finished, *s.storage, *s.pkg_fill,
+            *s.pkg_owners, s.supply_left, s.time_left, roller, pick_index, phase, s.resume_pick,
             *s.variety, *s.pkg_variety, s.pending_variety, s.pending_station,
             *map(min, map(add, map(add, s.variety_points, s.refine_points), s.bonus_points),
                  max_points),
@@ -418,83 +454,89 @@ def flat_encoder(game: ChocolateFactoryRules) -> Encoder[FactoryState]:
         index = np.frombuffer(y, dtype=np.int16).take(reads[player])
         values.take(np.add(entry_base, index), out=out)
 
-    # ---- every state at once (``fill_batch``): the rows converted a few lists at a
-    # time, the derived ints by numpy over the batch, the ints each observer's entries
-    # read picked in its seat order; then each station's entries as table rows, and one
-    # gather for the other entries
-    per_seat = [at[name] for name in ("variety_points", "refine_points", "bonus_points")]
+    # ---- every state at once (``fill_batch``), in passes of at most ``PASS_STATES`` states:
+    # the rows converted ``BLOCK`` states at a time (:func:`row_arrays`), the derived ints
+    # by numpy over the pass, the ints each observer's entries read picked in its seat
+    # order; then each station's entries as a row of one table (its amounts missing
+    # written over), and one gather for the other entries. The pass's arrays are scratch
+    # arrays kept per thread (:class:`Scratch`)
+    points_at = [
+        slice(at[name], at[name] + n)
+        for name in ("variety_points", "refine_points", "bonus_points")
+    ]
     assert at["storage_clipped"] == at["finished_clipped"] + n
     assert at["storage"] == at["finished"] + n
+    stored_at = slice(at["finished"], at["finished"] + 2 * n)
+    clipped_at = slice(at["finished_clipped"], at["finished_clipped"] + 2 * n)
     clip_stored = np.array([clip["finished_clipped"]] * n + [clip["storage_clipped"]] * n)
-    station_head = gather.station_table()
     stations = gather.stations
+    station_rows = gather.station_table()
+    station_count = 4 * n
     missing_at = slice(at["missing"], at["missing"] + 24 * n)
-    assert missing_at.start == 0, "the amounts missing come first in a row"
     rest = np.r_[0 : stations.start, stations.stop : lay.size]  # entries not of a station
-    rest_base = base[rest].astype(np.intp)
+    rest_base = base[rest]  # int16: an entry's table position fits
     # what the batch reads of a row, for each observer in its seat order: the stations'
     # varieties, machines and specials placed (``station_key``), their amounts missing,
     # then the int each other entry reads
     reads_of = [
-        gather.seats[:, at[name] : at[name] + 4 * n] for name in ("variety", "placed", "special")
+        gather.seats[:, at[name] : at[name] + station_count]
+        for name in ("variety", "placed", "special")
     ]
     batch_reads = np.concatenate([*reads_of, gather.seats[:, missing_at], reads[:, rest]], axis=1)
-    stations_read = [slice(k * 4 * n, (k + 1) * 4 * n) for k in range(3)]
-    missing_read = slice(12 * n, 36 * n)
-    rest_read = slice(36 * n, batch_reads.shape[1])
+    stations_read = [slice(k * station_count, (k + 1) * station_count) for k in range(3)]
+    missing_read = slice(3 * station_count, 9 * station_count)
+    rest_read = slice(9 * station_count, batch_reads.shape[1])
+    scratch = Scratch(
+        y=((y_width,), np.int16),
+        read=((batch_reads.shape[1],), np.int16),
+        stations=((station_count, STATION_SIZE), np.float32),
+        index=((len(rest),), np.intp),
+        entries=((len(rest),), np.float32),
+    )
 
-    def fill_batch(states: Sequence[FactoryState], players: Sequence[int], out: np.ndarray) -> None:
+    def fill_pass(states: Sequence[FactoryState], who: np.ndarray, out: np.ndarray) -> None:
         count = len(states)
-        who = np.asarray(players, dtype=np.intp)
-        if who.min() < 0 or who.max() >= n:
-            raise ValueError(f"encode_batch: players are seats 0..{n - 1}, got {players!r:.80}")
-        y = np.empty((count, y_width), dtype=np.int16)
-        y[:, missing_at] = np.frombuffer(missing_bytes(states), np.uint8).reshape(count, -1)
-        for lo in range(0, count, BLOCK):  # a block at a time: the lists stay small
-            rows = slice(lo, lo + BLOCK)
-            counts, signed = row_lists(states[rows])
-            size = len(signed) // (width - count_width)
-            y[rows, missing_at.stop : count_width] = as_counts(counts).reshape(size, -1)
-            y[rows, count_width:width] = np.frombuffer(
-                struct.pack(f"<{len(signed)}b", *signed), dtype=np.int8
-            ).reshape(size, width - count_width)
-        points = y[:, per_seat[0] : per_seat[0] + n] + y[:, per_seat[1] : per_seat[1] + n]
-        points += y[:, per_seat[2] : per_seat[2] + n]
+        work = scratch.get(count)
+        y, read = work["y"], work["read"]
+        y[:, :count_width], y[:, count_width:width] = row_arrays(states)
+        points = y[:, points_at[0]] + y[:, points_at[1]]
+        points += y[:, points_at[2]]
         np.minimum(points, clip["points"], out=y[:, at["points"] : at["points"] + n])
-        np.minimum(
-            y[:, at["finished"] : at["finished"] + 2 * n],
-            clip_stored,
-            out=y[:, at["finished_clipped"] : at["finished_clipped"] + 2 * n],
-        )
+        np.minimum(y[:, stored_at], clip_stored, out=y[:, clipped_at])
         roller, pick_index, phase = y[:, at["roller"]], y[:, at["pick_index"]], y[:, at["phase"]]
         over = phase == 3
         y[:, at["to_act"]] = np.where(over, n, (roller + pick_index - who) % n)
         y[:, at["rolled"]] = (roller - who) % n
         y[:, at["reroll_open"]] = (pick_index == 0) & ~over
         y[:, at["resume_open"]] = (y[:, at["resume_pick"]] != 0) & ((phase == 1) | (phase == 2))
-        # what the batch reads of every row, in its observer's seat order (the rows of one
+        # what the pass reads of every row, in its observer's seat order (the rows of one
         # observer at a time); no more of a row is needed
-        read = np.empty((count, batch_reads.shape[1]), dtype=np.int16)
         for p in range(n):
             rows_p = np.flatnonzero(who == p)
             read[rows_p] = y.take(rows_p, axis=0).take(batch_reads[p], axis=1)
-        del y
+        # each station's entries as a row of one table (the keys are within it: varieties
+        # -1..8, machine bitmasks < 64, special 0 or 1), its amounts missing written over
         key = station_key(*(read[:, where] for where in stations_read))
-        # a block of states at a time (what numpy makes on the way stays small): each
-        # station's first entries as a row of one table, then its missing amounts; one
-        # gather for every other entry, of its table at the int it reads
-        for lo in range(0, count, BLOCK):
-            rows = slice(lo, lo + BLOCK)
-            part = out[rows]
-            size = len(part)
-            station = part[:, stations].reshape(size, 4 * n, STATION_SIZE)
-            station[:, :, :STATION_HEAD] = station_head.take(key[rows], axis=0)
-            missing = read[rows, missing_read].reshape(size, 4 * n, 6)
-            np.multiply(missing, MISSING_SCALE, out=station[:, :, STATION_HEAD:], dtype=np.float64)
-            index = read[rows, rest_read] + rest_base
-            entries = values.take(index, mode="clip")
-            part[:, : stations.start] = entries[:, : stations.start]
-            part[:, stations.stop :] = entries[:, stations.start :]
+        station = work["stations"]
+        station_rows.take(key, axis=0, out=station, mode="clip")
+        missing = read[:, missing_read].reshape(count, station_count, 6)
+        np.multiply(missing, MISSING_SCALE, out=station[:, :, STATION_HEAD:], dtype=np.float64)
+        out[:, stations] = station.reshape(count, -1)
+        # one gather for every other entry, of its table at the int it reads
+        index, entries = work["index"], work["entries"]
+        np.add(read[:, rest_read], rest_base, out=index)
+        values.take(index, out=entries, mode="clip")
+        out[:, : stations.start] = entries[:, : stations.start]
+        out[:, stations.stop :] = entries[:, stations.start :]
+
+    def fill_batch(states: Sequence[FactoryState], players: Sequence[int], out: np.ndarray) -> None:
+        who = np.asarray(players, dtype=np.intp)
+        if who.min() < 0 or who.max() >= n:
+            raise ValueError(f"encode_batch: players are seats 0..{n - 1}, got {players!r:.80}")
+        who16 = who.astype(np.int16)  # the rows' dtype: numpy on them stays in int16
+        for lo in range(0, len(states), PASS_STATES):
+            rows = slice(lo, lo + PASS_STATES)
+            fill_pass(states[rows], who16[rows], out[rows])
 
     return Encoder(
         "flat",
