@@ -61,9 +61,11 @@ STATION_SIZE = len(cp.VARIETY_NAMES) + 6 + 6 + 1 + 6
 #: a station's entries read from its variety, machines placed and special placed (the
 #: rest read the amounts still missing)
 STATION_HEAD = STATION_SIZE - 6
-#: an amount still missing is shown as amount * this (the table of ``Gather``; by numpy
-#: in ``fill_batch``, in double precision as well, so the same float32)
+#: an amount still missing is shown as amount * this (the table of ``Gather``);
+#: ``fill_batch`` divides the amount by ``MISSING_DIVISOR`` in float32, which gives the
+#: same float32 for every amount 0..6 (``Gather.station_table`` checks it)
 MISSING_SCALE = 1.0 / 6
+MISSING_DIVISOR = np.float32(6)
 
 _BITS = [tuple(float(mask >> i & 1) for i in range(6)) for mask in range(64)]
 #: one-hot rows by variety; index -1 or 9 is the all-zeros row (free station, empty slot)
@@ -293,14 +295,14 @@ class Gather:
         first = self.stations.start
         base = self.base[self.stations].reshape(-1, STATION_SIZE)
         assert (base == base[0]).all(), "every station has the same tables"
-        head = np.zeros((len(read["variety"]), STATION_SIZE), dtype=np.float32)
+        rows = np.zeros((len(read["variety"]), STATION_SIZE), dtype=np.float32)
         for j in range(STATION_HEAD):
-            head[:, j] = self.values[self.base[first + j] + read[self.list_of(first + j)]]
+            rows[:, j] = self.values[self.base[first + j] + read[self.list_of(first + j)]]
         for j in range(STATION_HEAD, STATION_SIZE):
             assert self.list_of(first + j) == "missing"
             missing = self.values[self.base[first + j] + np.arange(7)]
-            assert (missing == np.float32(np.arange(7) * MISSING_SCALE)).all()
-        return head
+            assert (missing == np.arange(7, dtype=np.float32) / MISSING_DIVISOR).all()
+        return rows
 
     def list_of(self, entry: int) -> str:
         """The list of the row that ``entry`` reads."""
@@ -389,10 +391,11 @@ class Gather:
 
 class Scratch:
     """Scratch arrays, named, each of a row shape and dtype, with as many rows as the
-    largest pass yet (at most ``PASS_STATES``); each thread has its own, kept. ``encode_batch``
-    works in them rather than in fresh arrays: the allocator may hand a large array's
-    memory back to the system once it is freed, and a fresh one then costs a page fault
-    every 4 KiB written, on every batch (in a loop of batches, more than the work)."""
+    largest pass yet (at most ``PASS_STATES``); each thread has its own, kept.
+    ``encode_batch`` works in them rather than in fresh arrays: the allocator may hand a
+    large array's memory back to the system once it is freed, and a fresh one then costs
+    a page fault every 4 KiB written, on every batch (in a loop of batches, more than the
+    work)."""
 
     def __init__(self, **arrays: tuple[tuple[int, ...], type]) -> None:
         self.arrays = arrays
@@ -454,7 +457,7 @@ def flat_encoder(game: ChocolateFactoryRules) -> Encoder[FactoryState]:
         index = np.frombuffer(y, dtype=np.int16).take(reads[player])
         values.take(np.add(entry_base, index), out=out)
 
-    # ---- every state at once (``fill_batch``), in passes of at most ``PASS_STATES`` states:
+    # ---- every state at once (``fill_batch``), in passes of at most ``PASS_STATES``:
     # the rows converted ``BLOCK`` states at a time (:func:`row_arrays`), the derived ints
     # by numpy over the pass, the ints each observer's entries read picked in its seat
     # order; then each station's entries as a row of one table (its amounts missing
@@ -490,6 +493,7 @@ def flat_encoder(game: ChocolateFactoryRules) -> Encoder[FactoryState]:
         y=((y_width,), np.int16),
         read=((batch_reads.shape[1],), np.int16),
         stations=((station_count, STATION_SIZE), np.float32),
+        missing=((6 * station_count,), np.float32),
         index=((len(rest),), np.intp),
         entries=((len(rest),), np.float32),
     )
@@ -519,10 +523,16 @@ def flat_encoder(game: ChocolateFactoryRules) -> Encoder[FactoryState]:
         key = station_key(*(read[:, where] for where in stations_read))
         station = work["stations"]
         station_rows.take(key, axis=0, out=station, mode="clip")
-        missing = read[:, missing_read].reshape(count, station_count, 6)
-        np.multiply(missing, MISSING_SCALE, out=station[:, :, STATION_HEAD:], dtype=np.float64)
+        missing = work["missing"]  # as float32 first: the division then casts nothing
+        np.copyto(missing, read[:, missing_read])
+        np.divide(
+            missing.reshape(count, station_count, 6),
+            MISSING_DIVISOR,
+            out=station[:, :, STATION_HEAD:],
+        )
         out[:, stations] = station.reshape(count, -1)
-        # one gather for every other entry, of its table at the int it reads
+        # one gather for every other entry, of its table at the int it reads (no bounds
+        # check, mode clip: the ints of a state the rules made lie within their tables)
         index, entries = work["index"], work["entries"]
         np.add(read[:, rest_read], rest_base, out=index)
         values.take(index, out=entries, mode="clip")
