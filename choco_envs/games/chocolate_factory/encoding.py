@@ -415,10 +415,10 @@ class Scratch:
 def flat_encoder(game: ChocolateFactoryRules) -> Encoder[FactoryState]:
     """The ``flat`` encoder: one float32 vector, every value in [0, 1], as one gather from
     tables (:class:`Gather`): ``fill`` packs one state's row and derived ints in a single
-    call; ``fill_batch`` converts the rows of all the states a few lists at a time
-    (:func:`missing_bytes`, :func:`row_lists`), works out the derived ints by numpy over
-    the batch, then reads each station's entries from whole table rows and gathers the
-    other entries of every state at once."""
+    call; ``fill_batch`` converts the rows of the states a block at a time
+    (:func:`row_arrays`), works out the derived ints by numpy over a pass of up to
+    ``PASS_STATES`` states, then reads each station's entries from whole table rows and
+    gathers the other entries of every state of the pass at once."""
     n = game.num_players
     lay = _layout(game)
     gather = Gather(game)
