@@ -29,7 +29,8 @@ Types t: 0 truffle, 1 nut cluster, 2 raspberry, 3 mint, 4 blueberry, 5 violet.
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from itertools import starmap
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -59,6 +60,45 @@ COST_SCALE = 4.0  # a tile's cost of one type, / this
 SAMPLER_PLANES = 8  # 6 types, wild, occupied (a tile is there)
 PHASES = 5
 HAND_SCALE = 8.0  # the most a hand holds: 6 + 2 cards gained in a standard turn
+#: the per-seat raw scalars read one to a seat (``raw_sections``), in a seat's block
+SEAT_SCALARS = ("unknown", "sizes", "wilds", "ntiles", "points", "n34", "first_flags")
+#: the raw scalars ``batch_rows`` works out in numpy rather than packs (``raw_sections``)
+DERIVED = ("sizes", "first_flags", "totals", "deck_known", "phase_flags", "paying_flags",
+           "first_any")  # fmt: skip
+
+
+def raw_sections(n: int, stacks: int) -> list[tuple[str, int]]:
+    """The sections of ``raw_scalars`` in order, by name and size, for ``n`` seats and
+    ``stacks`` stacks: per seat (seat-major) the hand, the known cards, the unseen dealt
+    cards, the hand size, wilds, tiles, tile points, 3-or-4 tiles, the First flag, the
+    largest groups and the total; then the table."""
+    return [
+        ("hand", NT * n), ("known", NT * n), ("unknown", n), ("sizes", n), ("wilds", n),
+        ("ntiles", n), ("points", n), ("n34", n), ("first_flags", n), ("groups", NT * n),
+        ("totals", n), ("tray", NT), ("deck", 1), ("discard", NT), ("reshuffled", 1),
+        ("deck_known", NT), ("stacks", stacks), ("phase_flags", PHASES), ("actions_left", 1),
+        ("takes_left", 1), ("to_pay", NT), ("paying_flags", NT), ("round", 1), ("first_any", 1),
+    ]  # fmt: skip
+
+
+def count_sections(n: int, stacks: int) -> list[tuple[str, int]]:
+    """A state's counts in the order ``batch_rows`` packs them, by name and size (the
+    deck's size, rounds completed as ``turn // n``, the First holder + 1: all >= 0)."""
+    return [
+        ("hand", NT * n), ("known", NT * n), ("unknown", n), ("wilds", n), ("ntiles", n),
+        ("points", n), ("n34", n), ("groups", NT * n), ("tray", NT), ("discard", NT),
+        ("to_pay", NT), ("deck", 1), ("reshuffled", 1), ("phase", 1), ("actions_left", 1),
+        ("takes_left", 1), ("round", 1), ("first", 1), ("stacks", stacks),
+    ]  # fmt: skip
+
+
+def _slices(sections: Sequence[tuple[str, int]]) -> dict[str, slice]:
+    """Where each of ``sections`` (name, size), laid end to end, lies."""
+    at, start = {}, 0
+    for name, size in sections:
+        at[name] = slice(start, start + size)
+        start += size
+    return at
 
 
 def tile_rows(game: ChocolatiersRules) -> int:
@@ -113,11 +153,13 @@ class ChocolatiersObserver:
         self.num_scalars = self.layout.size
         self.scale = self._scalar_scale()
         assert len(self.scale) == self.num_scalars
-        self.gather = [self._gather_index(p) for p in range(self.n)]
-        self.gather_all = np.stack(self.gather)
         self.num_stacks = 1 if self.standard else LINE_SIZE
         n = self.n
-        self.raw_size = 26 * n + self.num_scalars - 20 * n
+        #: where each section of ``raw_scalars`` lies in it
+        self.raw_at = _slices(raw_sections(n, self.num_stacks))
+        self.raw_size = self.raw_at["first_any"].stop
+        assert self.raw_size == 26 * n + self.num_scalars - 20 * n
+        self.gather = [self._gather_index(p) for p in range(self.n)]
         #: the last Sampler planes built for each observer (per encoder, bounded)
         self._planes_last: dict[int, tuple[tuple[int, ...], np.ndarray]] = {}
         #: the last tile features built for each observer (its reserved tiles come first)
@@ -136,21 +178,37 @@ class ChocolatiersObserver:
         #: the last ``game.totals`` computed, and what it read (see ``totals``)
         self._totals_key: tuple[object, ...] = ()
         self._totals_value: list[int] = []
-        #: a state's row for ``batch_rows``: its counts (one byte each; a second format,
-        #: two bytes each, for a count past 255), Sampler cells, then tile rows (display,
-        #: the tile being boxed, standard: every seat's reserved tile), seats absolute
-        self.num_counts = 23 * n + NT + 1 + NT + 1 + NT + self.num_stacks + 3 + NT + 2
-        tail = f"{36 * n}b{self.num_tile_rows}h"
-        self.row_narrow = struct.Struct(f"<{self.num_counts}B{tail}")
-        self.row_wide = struct.Struct(f"<{self.num_counts}H{tail}")
-        #: per observer, where each cell and tile row of its relative order sits in the
-        #: row's cells and tile rows (seat blocks of 36 cells, reserved tiles rotated)
-        fixed = self.num_tile_rows - (n if self.standard else 0)
-        self.cell_order = np.stack([np.roll(np.arange(36 * n), -36 * p) for p in range(n)])
+        #: the last deck and chocolates owed read by ``raw_scalars`` (copies), each with
+        #: what it made of them
+        self._deck_last: tuple[list[int], tuple[int, ...]] = ([], (1,) + (0,) * NT)
+        nothing = [0] * NT
+        self._owed_last = (nothing, self.one_hot[NT][current_chocolate(nothing)])
+        #: a state's counts for ``batch_rows`` (``count_sections``, one byte each) and
+        #: its row of ints in ``ext``: the counts, then what numpy works out from them
+        #: (``DERIVED``); ``gather_ext`` reads each observer's scalars from ``ext``
+        counts = count_sections(n, self.num_stacks)
+        self.num_counts = sum(size for _, size in counts)
+        raw_sizes = dict(raw_sections(n, self.num_stacks))
+        self.ext_at = _slices(counts + [(name, raw_sizes[name]) for name in DERIVED])
+        self.ext_width = self.num_counts + sum(raw_sizes[name] for name in DERIVED)
+        raw_in_ext = np.concatenate(
+            [np.arange(self.ext_at[name].start, self.ext_at[name].stop) for name in self.raw_at]
+        )
+        self.gather_ext = raw_in_ext[np.stack(self.gather)]
+        #: the paying one-hot of each set of types still owed (bit t: type t owed)
+        owed_sets = [[m >> t & 1 for t in range(NT)] for m in range(1 << NT)]
+        self.paying_flags = np.array([self.one_hot[NT][current_chocolate(o)] for o in owed_sets])
+        #: the Sampler cells of one state, signed bytes (-2 no tile .. 6 wild)
+        self.pack_cells = struct.Struct(f"<{36 * n}b").pack
+        #: per observer, where each tile row of its relative order sits in a state's
+        #: packed tile ids (display, the tile being boxed, every seat's reserved tile;
+        #: the classic edition shows no reserved tile), and each seat in relative order
         self.tile_order = np.stack(
-            [np.r_[np.arange(fixed), fixed + np.roll(np.arange(self.num_tile_rows - fixed), -p)]
-             for p in range(n)]
+            [np.r_[np.arange(LINE_SIZE + 1), LINE_SIZE + 1 + np.roll(np.arange(n), -p)]
+             [: self.num_tile_rows] for p in range(n)]
         )  # fmt: skip
+        self.tile_width = LINE_SIZE + 1 + n  # display, the tile being boxed, reserved
+        self.seat_order = np.stack([np.roll(np.arange(n), -p) for p in range(n)])
 
     def _scalar_layout(self) -> Layout:
         lay = Layout()
@@ -198,21 +256,17 @@ class ChocolatiersObserver:
 
     def _gather_index(self, player: int) -> np.ndarray:
         """Where each scalar of ``player``'s view sits in ``raw_scalars`` (seat-major
-        sections, see there), so that one gather puts the seats in relative order."""
-        n = self.n
-        hand, known, unknown, size, wilds, tiles, points, n34, first, groups, total = (
-            0, 6 * n, 12 * n, 13 * n, 14 * n, 15 * n, 16 * n, 17 * n, 18 * n, 19 * n, 25 * n
-        )  # fmt: skip
+        sections, see ``raw_at``), so that one gather puts the seats in relative order."""
+        n, at = self.n, self.raw_at
         index: list[int] = []
         for k in range(n):
             q = (player + k) % n
-            cards = hand if k == 0 else known
-            index += [cards + NT * q + t for t in range(NT)]
-            index += [base + q for base in (unknown, size, wilds, tiles, points, n34, first)]
-            index += [groups + NT * q + t for t in range(NT)]
-            index.append(total + q)
-        rest = self.num_scalars - 20 * n
-        index += range(26 * n, 26 * n + rest)
+            cards = at["hand" if k == 0 else "known"].start + NT * q
+            index += range(cards, cards + NT)
+            index += [at[name].start + q for name in SEAT_SCALARS]
+            index += range(at["groups"].start + NT * q, at["groups"].start + NT * q + NT)
+            index.append(at["totals"].start + q)
+        index += range(at["tray"].start, self.raw_size)
         return np.asarray(index, dtype=np.intp)
 
     def raw_scalars(self, s: ChocolatiersState) -> list[int]:
@@ -225,12 +279,29 @@ class ChocolatiersObserver:
             *s.wilds, *s.ntiles, *s.points, *s.n34,
             *one_hot[n][first],  # -1, nobody: all 0
             *s.groups, *self.totals(s), *s.tray, len(s.deck), *s.discard,
-            *((1, *map(s.deck.count, range(NT))) if s.reshuffled else self._no_deck),
+            *(self.deck_shown(s.deck) if s.reshuffled else self._no_deck),
             *map(len, s.stacks), *one_hot[PHASES][s.phase], s.actions_left, s.takes_left,
-            *s.to_pay,
-            *one_hot[NT][current_chocolate(s.to_pay)],  # -1, nothing owed: all 0
-            s.turn // n, int(first >= 0),
+            *s.to_pay, *self.paying(s.to_pay), s.turn // n, int(first >= 0),
         ]  # fmt: skip
+
+    def deck_shown(self, deck: list[int]) -> tuple[int, ...]:
+        """A reshuffled deck as ``raw_scalars`` shows it (its content is public): 1, then
+        its cards by type. The last result is kept: the deck changes only when cards are
+        drawn from it."""
+        last, shown = self._deck_last
+        if deck != last:
+            shown = (1, *map(deck.count, range(NT)))
+            self._deck_last = (deck.copy(), shown)
+        return shown
+
+    def paying(self, to_pay: list[int]) -> tuple[int, ...]:
+        """The chocolate being paid (``current_chocolate``) one-hot, all 0 when nothing is
+        owed; the last result is kept (the chocolates owed change a few times a turn)."""
+        last, paying = self._owed_last
+        if to_pay != last:
+            paying = self.one_hot[NT][current_chocolate(to_pay)]
+            self._owed_last = (to_pay.copy(), paying)
+        return paying
 
     def totals(self, s: ChocolatiersState) -> list[int]:
         """``game.totals(s)``, the last result kept: it reads only First, the wilds, the
@@ -242,90 +313,13 @@ class ChocolatiersObserver:
             self._totals_key, self._totals_value = key, self.game.totals(s)
         return self._totals_value
 
-    def raw_scalars_batch(self, ints: np.ndarray) -> np.ndarray:
-        """(B, raw scalars) float32: ``raw_scalars`` of every state, row for row, from the
-        rows of ``batch_rows`` (the one-hots, sums and totals made in numpy)."""
-        n, count = self.n, len(ints)
-        raw = np.empty((count, self.raw_size), dtype=np.float32)
-        hand = ints[:, : 6 * n]
-        first = ints[:, -1] - 1
-        # hand, known, unknown | sizes | wilds .. n34 | first | groups | totals | table
-        raw[:, : 13 * n] = ints[:, : 13 * n]
-        raw[:, 13 * n : 14 * n] = hand.reshape(count, n, NT).sum(axis=2)
-        raw[:, 14 * n : 18 * n] = ints[:, 13 * n : 17 * n]
-        raw[:, 18 * n : 19 * n] = first[:, None] == np.arange(n)
-        groups = ints[:, 17 * n : 23 * n]
-        raw[:, 19 * n : 25 * n] = groups
-        raw[:, 25 * n : 26 * n] = self.game.totals_batch(
-            groups,
-            ints[:, 15 * n : 16 * n],
-            ints[:, 13 * n : 14 * n],
-            ints[:, 16 * n : 17 * n],
-            first,
-        )
-        at, src = 26 * n, 23 * n
-        table = NT + 1 + NT + 1 + NT + self.num_stacks  # tray .. stacks
-        raw[:, at : at + table] = ints[:, src : src + table]
-        at, src = at + table, src + table
-        phase = ints[:, src]
-        raw[:, at : at + PHASES] = phase[:, None] == np.arange(PHASES)
-        at += PHASES
-        raw[:, at : at + 2 + NT] = ints[:, src + 1 : src + 3 + NT]  # actions, takes, to_pay
-        to_pay = ints[:, src + 3 : src + 3 + NT]
-        at += 2 + NT
-        owed = to_pay > 0
-        paying = np.where(owed.any(axis=1), owed.argmax(axis=1), -1)
-        raw[:, at : at + NT] = paying[:, None] == np.arange(NT)
-        raw[:, at + NT] = ints[:, src + 3 + NT]
-        raw[:, at + NT + 1] = first >= 0
-        return raw
-
-    def batch_rows(
-        self, states: Sequence[ChocolatiersState], players: Sequence[int]
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Every state's fields as int arrays: (B, counts) (all >= 0, seats in absolute
-        order, the fields ``raw_scalars`` reads), (B, Sampler cells) int8 and (B, tile
-        rows) int, both with seats in the observer's order. Each state's row is packed in
-        one call (:attr:`row_narrow`); numpy puts the seats in order for the whole batch."""
-        n, count = self.n, len(states)
-        no_deck = [0] * NT
-        reserved = self.standard
-
-        def row(pack: Callable[..., bytes], s: ChocolatiersState) -> bytes:
-            return pack(
-                *s.hand, *s.known, *s.unknown, *s.wilds, *s.ntiles, *s.points, *s.n34,
-                *s.groups, *s.tray, len(s.deck), *s.discard, int(s.reshuffled),
-                *(map(s.deck.count, range(NT)) if s.reshuffled else no_deck),
-                *map(len, s.stacks), s.phase, s.actions_left, s.takes_left, *s.to_pay,
-                s.turn // n, s.first + 1, *s.cells, *s.display, s.pending,
-                *(s.reserved if reserved else ()),
-            )  # fmt: skip
-
-        try:
-            pack = self.row_narrow.pack
-            rows = b"".join([row(pack, s) for s in states])
-            width = 1
-        except struct.error:  # a count past 255: two bytes a count
-            pack = self.row_wide.pack
-            rows = b"".join([row(pack, s) for s in states])
-            width = 2
-        raw = np.frombuffer(rows, dtype=np.uint8).reshape(count, -1)
-        split = width * self.num_counts
-        counts = raw[:, :split].copy().view("<u2" if width == 2 else np.uint8)
-        who = np.asarray(players, dtype=np.intp)
-        cells = raw[:, split : split + 36 * n].view(np.int8)
-        cells = np.take_along_axis(cells, self.cell_order[who], axis=1)
-        tiles = raw[:, split + 36 * n :].copy().view("<i2")
-        tiles = np.take_along_axis(tiles, self.tile_order[who], axis=1)
-        return counts.astype(np.int64), cells, tiles
-
     def scalars(
         self, s: ChocolatiersState, player: int, out: np.ndarray | None = None
     ) -> np.ndarray:
         """``player``'s scaled scalars (into ``out`` when given, a float32 view)."""
         raw = self.raw_scalars(s)
         try:  # every raw scalar is a count in 0..255: converted as bytes, in one call
-            values = np.frombuffer(bytes(raw), dtype=np.uint8)
+            values = np.frombuffer(bytearray(raw), dtype=np.uint8)
         except ValueError:  # one past 255: convert the slow way
             values = np.asarray(raw, dtype=np.float32)
         return np.multiply(values.take(self.gather[player]), self.scale, out=out)
@@ -363,19 +357,96 @@ class ChocolatiersObserver:
         return planes
 
     # ------------------------------------------------------------ many states at once
-    def batch_parts(
+    def batch_rows(
         self, states: Sequence[ChocolatiersState], players: Sequence[int]
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``scalars``, ``tile_features`` and ``sampler_planes`` of every state, stacked:
-        (B, scalars), (B, tile rows * 36) and (B, n * 8, 36); row for row the numbers
-        of the one-state methods (a test ties them)."""
-        count, n = len(states), self.n
-        ints, cells, tile_ids = self.batch_rows(states, players)
-        raw = self.raw_scalars_batch(ints)
+        """Every state's fields as int arrays: (B, ext) its row of ints (``ext_at``:
+        ``count_sections`` then ``DERIVED``, seats in absolute order), (B, n, 36) the
+        Sampler cells and (B, tile rows) the tile ids, both with seats in the observer's
+        order. The counts and tile ids of all the states are gathered into one list
+        each and converted in one call; a Sampler's cells are converted once for all the
+        states that share its tuple (copies share it until someone places)."""
+        n, count = self.n, len(states)
+        counts: list[int] = []
+        tiles: list[int] = []
+        decks: list[int] = []  # the cards of every reshuffled deck, one deck after another
+        for s in states:  # written out: the hot path, in the order of ``count_sections``
+            counts += s.hand
+            counts += s.known
+            counts += s.unknown
+            counts += s.wilds
+            counts += s.ntiles
+            counts += s.points
+            counts += s.n34
+            counts += s.groups
+            counts += s.tray
+            counts += s.discard
+            counts += s.to_pay
+            if s.reshuffled:  # its cards are public: counted by type in ``derive``
+                decks += s.deck
+            counts += (len(s.deck), 1 if s.reshuffled else 0, s.phase, s.actions_left,
+                       s.takes_left, s.turn // n, s.first + 1, *map(len, s.stacks))  # fmt: skip
+            tiles += s.display
+            tiles.append(s.pending)
+            tiles += s.reserved
+        try:  # every count in 0..255: one byte each
+            packed = np.frombuffer(bytearray(counts), dtype=np.uint8)
+        except ValueError:  # a count past 255: two bytes each
+            packed = np.frombuffer(struct.pack(f"<{len(counts)}H", *counts), dtype="<u2")
+        ext = np.empty((count, self.ext_width), dtype=np.uint16)  # counts: one or two bytes
+        ext[:, : self.num_counts] = packed.reshape(count, self.num_counts)
+        self.derive(ext, np.frombuffer(bytearray(decks), dtype=np.uint8))
         who = np.asarray(players, dtype=np.intp)
-        scalars = np.take_along_axis(raw, self.gather_all[who], axis=1) * self.scale
-        tiles = self.tiles.take(tile_ids, axis=0).reshape(count, -1)
-        return scalars, tiles, cells.reshape(count, n, 36)
+        ids = np.frombuffer(struct.pack(f"<{len(tiles)}h", *tiles), dtype="<i2")
+        tile_ids = ids.take(self.tile_order[who] + (np.arange(count) * self.tile_width)[:, None])
+        # the distinct Sampler tuples (by identity), in the order first met
+        cells_of = [s.cells for s in states]
+        distinct = {id(c): c for c in cells_of}
+        number = {key: i for i, key in enumerate(distinct)}
+        which = np.fromiter(map(number.__getitem__, map(id, cells_of)), np.intp, count)
+        cells = np.frombuffer(b"".join(starmap(self.pack_cells, distinct.values())), np.int8)
+        seats = which[:, None] * n + self.seat_order[who]  # (B, n): rows of (tuple, seat)
+        return ext, cells.reshape(-1, 36).take(seats, axis=0), tile_ids
+
+    def derive(self, ext: np.ndarray, decks: np.ndarray) -> None:
+        """Work out ``DERIVED`` in every row of ``ext`` from its counts, as
+        ``raw_scalars`` does state by state: the hand sizes, the First flags, the totals
+        (``game.totals_batch``), the reshuffled decks' cards by type (``decks``: their
+        cards, deck after deck), the phase, the chocolate being paid (``paying_flags``)."""
+        n, count = self.n, len(ext)
+        part = {name: ext[:, where] for name, where in self.ext_at.items()}
+        first = part["first"][:, 0].astype(np.intp) - 1
+        np.sum(part["hand"].reshape(count, n, NT), axis=2, out=part["sizes"])
+        np.equal(first[:, None], np.arange(n), out=part["first_flags"])
+        np.greater_equal(first[:, None], 0, out=part["first_any"])
+        part["totals"][:] = self.game.totals_batch(
+            part["groups"], part["points"], part["wilds"], part["n34"], first
+        )
+        shown = part["deck"][:, 0] * part["reshuffled"][:, 0]
+        owner = np.repeat(np.arange(0, count * NT, NT), shown)
+        part["deck_known"][:] = np.bincount(owner + decks, minlength=count * NT).reshape(count, NT)
+        np.equal(part["phase"], np.arange(PHASES), out=part["phase_flags"])
+        owed = np.packbits(part["to_pay"] > 0, axis=1, bitorder="little")[:, 0]
+        part["paying_flags"][:] = self.paying_flags[owed]
+
+    def write_batch(
+        self,
+        states: Sequence[ChocolatiersState],
+        players: Sequence[int],
+        scalars: np.ndarray,
+        tiles: np.ndarray,
+        planes: np.ndarray,
+    ) -> None:
+        """``scalars``, ``tile_features`` and ``sampler_planes`` of every state, into
+        views of the batch: (B, scalars), (B, tile rows, 36) and (B, n, 8, 36); row for
+        row the numbers of the one-state methods (a test ties them)."""
+        ext, cells, tile_ids = self.batch_rows(states, players)
+        who = np.asarray(players, dtype=np.intp)
+        rows = (np.arange(len(states)) * self.ext_width)[:, None]
+        read = ext.take(self.gather_ext[who] + rows)
+        np.multiply(read, self.scale, out=scalars, dtype=np.float32)
+        tiles[:] = self.tiles.take(tile_ids, axis=0)
+        self.write_planes(cells, planes)
 
     @staticmethod
     def write_planes(cells: np.ndarray, out: np.ndarray) -> None:
@@ -421,10 +492,10 @@ def _flat_encoder(obs: ChocolatiersObserver) -> Encoder[ChocolatiersState]:
     def fill_batch(
         states: Sequence[ChocolatiersState], players: Sequence[int], out: np.ndarray
     ) -> None:
-        scalars, tiles, cells = obs.batch_parts(states, players)
-        out[:, :scalar_end] = scalars
-        out[:, tiles_at] = tiles
-        obs.write_planes(cells, out[:, samplers_at].reshape(len(states), obs.n, 8, 36))
+        count = len(states)
+        tiles = out[:, tiles_at].reshape(count, obs.num_tile_rows, TILE_FEATURES)
+        planes = out[:, samplers_at].reshape(count, obs.n, SAMPLER_PLANES, 36)
+        obs.write_batch(states, players, out[:, :scalar_end], tiles, planes)
 
     return Encoder(
         "flat",
@@ -464,11 +535,10 @@ def _planes_encoder(obs: ChocolatiersObserver) -> Encoder[ChocolatiersState]:
         states: Sequence[ChocolatiersState], players: Sequence[int], out: np.ndarray
     ) -> None:
         count = len(states)
-        scalars, tiles, cells = obs.batch_parts(states, players)
-        obs.write_planes(cells, out[:, :nsp].reshape(count, obs.n, 8, 36))
         flat = out[:, nsp:].reshape(count, -1)
-        flat[:, : obs.num_scalars] = scalars
-        flat[:, obs.num_scalars : tile_end] = tiles
+        tiles = flat[:, obs.num_scalars : tile_end].reshape(count, obs.num_tile_rows, TILE_FEATURES)
+        planes = out[:, :nsp].reshape(count, obs.n, SAMPLER_PLANES, 36)
+        obs.write_batch(states, players, flat[:, : obs.num_scalars], tiles, planes)
         flat[:, tile_end:] = 0.0  # the padding of the last feature plane
 
     return Encoder(

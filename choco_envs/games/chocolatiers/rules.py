@@ -161,12 +161,17 @@ def single_best(values: Sequence[int]) -> int:
     return values.index(top)
 
 
+def sole_largest(values: np.ndarray) -> np.ndarray:
+    """:func:`single_best` of every column of ``values`` (seats first), a mask over seats."""
+    at_top = values == values.max(axis=0)
+    return at_top & (at_top.sum(axis=0) == 1)
+
+
 def single_best_batch(values: np.ndarray) -> np.ndarray:
     """:func:`single_best` of every row of ``values`` (..., seats) at once (a test ties
     the two): the seat with the strictly largest value, else -1."""
-    top = values.max(axis=-1, keepdims=True)
-    ties = (values == top).sum(axis=-1)
-    return np.where(ties == 1, values.argmax(axis=-1), -1)
+    won = sole_largest(np.moveaxis(values, -1, 0))
+    return np.where(won.any(axis=0), won.argmax(axis=0), -1)
 
 
 def action_kind(a: int) -> tuple[int, int]:
@@ -740,15 +745,12 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         stacked: ``groups`` (B, n * 6), ``points``, ``wilds``, ``n34`` (B, n), ``first``
         (B,). The Score tiles go as in :meth:`award`."""
         n = self.num_players
-        total = points + wilds
-        seats = np.arange(n)
-        by_type = groups.reshape(-1, n, NT).transpose(0, 2, 1)  # (B, type, seat)
-        winners = [single_best_batch(by_type), first[:, None]]
-        if self.majority_score is not None:
-            winners.append(single_best_batch(n34)[:, None])
-        won = np.concatenate(winners, axis=1)  # (B, Score tiles), in award's order
-        values = np.asarray(self.score_values)
-        return total + ((won[:, :, None] == seats) * values[:, None]).sum(axis=1)
+        by_seat = groups.reshape(-1, n, NT).transpose(1, 0, 2)  # (seat, state, type)
+        values = self.type_score
+        if self.majority_score is not None:  # the tiles worth 3 or 4: one more "type"
+            by_seat, values = np.dstack([by_seat, n34.T]), (*values, self.majority_score)
+        won = sole_largest(np.ascontiguousarray(by_seat)) @ np.asarray(values)  # (seat, state)
+        return points + wilds + won.T + self.first_score * (first[:, None] == np.arange(n))
 
     @property
     def scores_public(self) -> bool:

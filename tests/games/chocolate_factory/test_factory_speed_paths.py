@@ -2,26 +2,29 @@
 table is ``decode_station_action``, the fitting quantity faces of the mask are what
 ``apply`` accepts (and the pair and master action tables are those faces and the open
 machines), and the legal actions stay in increasing order (the random policy and the
-seeded replays choose from that list). The ``flat`` encoder's written-out row packers
-read every field by name, and ``encode_batch`` gives ``encode``'s numbers in every
-configuration, scores and counts past their scales included."""
+seeded replays choose from that list). The ``flat`` encoder's written-out row lists
+read every field by name and ``row_arrays`` converts them row for row, its station table
+is what ``encode`` shows of a station, its scratch arrays are per thread, and
+``encode_batch`` gives ``encode``'s numbers in every configuration, in passes and blocks
+of states, scores and counts past their scales included."""
 
 from __future__ import annotations
 
 import itertools
 import random
-import struct
+import threading
 
 import numpy as np
 import pytest
 
-from choco_envs.games.chocolate_factory import ChocolateFactoryGame, FactoryState
+from choco_envs.games.chocolate_factory import ChocolateFactoryGame, FactoryState, encoding
 from choco_envs.games.chocolate_factory.encoding import (
-    BYTE_LISTS,
-    ROW_INTS,
-    WIDE_LISTS,
+    COUNT_INTS,
+    COUNT_LISTS,
+    SIGNED_INTS,
+    SIGNED_LISTS,
     row_lengths,
-    row_packers,
+    row_lists,
 )
 from choco_envs.games.chocolate_factory.rules import (
     BITS,
@@ -95,24 +98,89 @@ def test_pair_and_master_tables_are_the_fitting_faces_and_open_machines() -> Non
         assert MASTER_ROWS[st][mask] == tuple(MASTER + st * 6 + m for m in BITS[mask])
 
 
+def row_of(s: FactoryState) -> tuple[list[int], list[int]]:
+    """A state's row, read by name: ``COUNT_LISTS`` then ``COUNT_INTS``, and
+    ``SIGNED_LISTS`` then ``SIGNED_INTS``."""
+    counts = [v for name in COUNT_LISTS for v in getattr(s, name)]
+    signed = [v for name in SIGNED_LISTS for v in getattr(s, name)]
+    return counts + [getattr(s, name) for name in COUNT_INTS], signed + [
+        getattr(s, name) for name in SIGNED_INTS
+    ]
+
+
 @pytest.mark.parametrize("players", [2, 4, 6])
-def test_row_packers_read_every_field_by_its_name(players: int) -> None:
-    """The written-out packers give ``BYTE_LISTS``, then ``WIDE_LISTS`` and
-    ``ROW_INTS``, read by name; together they cover every field of the state but the
-    counts of packages filled and of masters hired (not observed)."""
+def test_row_lists_read_every_field_by_its_name(players: int) -> None:
+    """The written-out ``row_lists`` gives, state after state, ``COUNT_LISTS`` then
+    ``COUNT_INTS``, and ``SIGNED_LISTS`` then ``SIGNED_INTS``, read by name; together
+    they cover every field of the state but the counts of packages filled and of masters
+    hired (not observed)."""
     fields = {*FactoryState.LISTS, *FactoryState.INTS} - {"packages_filled", "masters"}
-    assert sorted((*BYTE_LISTS, *WIDE_LISTS, *ROW_INTS)) == sorted(fields)
+    assert sorted((*COUNT_LISTS, *COUNT_INTS, *SIGNED_LISTS, *SIGNED_INTS)) == sorted(fields)
     game = ChocolateFactoryGame(num_players=players)
-    byte_part, wide_part = row_packers(game)
     lengths = row_lengths(game)
-    for s in random_states(game, 60, seed=players):
-        assert list(byte_part(s)) == [x for name in BYTE_LISTS for x in getattr(s, name)]
-        wide = wide_part(s)
-        expected = [x for name in WIDE_LISTS for x in getattr(s, name)]
-        expected += [getattr(s, name) for name in ROW_INTS]
-        assert list(struct.unpack(f"<{len(wide) // 2}h", wide)) == expected
-        for name in (*BYTE_LISTS, *WIDE_LISTS):
+    states = random_states(game, 60, seed=players)
+    counts, signed = row_lists(states)
+    assert counts == [x for s in states for x in row_of(s)[0]]
+    assert signed == [x for s in states for x in row_of(s)[1]]
+    for s in states:
+        for name in (*COUNT_LISTS, *SIGNED_LISTS):
             assert len(getattr(s, name)) == lengths[name], name
+
+
+@pytest.mark.parametrize("big_at", [None, 0, encoding.BLOCK + 3])
+def test_row_arrays_are_the_rows_one_state_a_row(big_at: int | None) -> None:
+    """``row_arrays`` of more states than a block holds: row for row the counts and the
+    signed ints read by name, the counts one byte each, or two each (every row) when
+    one count, in the first block or a later one, is past 255."""
+    game = ChocolateFactoryGame(num_players=4)
+    states = random_states(game, 2 * encoding.BLOCK + 5, seed=5)
+    assert len(states) > 2 * encoding.BLOCK
+    if big_at is not None:
+        states[big_at] = states[big_at].copy()
+        states[big_at].storage[1] = 700
+    counts, signed = encoding.row_arrays(states)
+    assert counts.dtype == (np.uint8 if big_at is None else np.dtype("<u2"))
+    assert signed.dtype == np.int8
+    assert counts.tolist() == [row_of(s)[0] for s in states]
+    assert signed.tolist() == [row_of(s)[1] for s in states]
+
+
+def test_station_table_rows_are_the_station_entries_encode_gives() -> None:
+    """Row ``station_key(variety, placed, special)`` of ``Gather.station_table`` is what
+    ``encode`` shows of a station with that variety (free: -1), machines placed and
+    special placed, every one of them, then zeros where its amounts missing go."""
+    game = ChocolateFactoryGame(num_players=3)
+    encoder = game.encoders["flat"]
+    table = encoding.Gather(game).station_table()
+    size, head = encoding.STATION_SIZE, encoding.STATION_HEAD
+    s = random_states(game, 1, seed=3)[0].copy()
+    rows = set()
+    for variety, placed, special in itertools.product(range(-1, 9), range(64), range(2)):
+        key = int(encoding.station_key(np.array(variety), np.array(placed), np.array(special)))
+        rows.add(key)
+        s.variety[4], s.placed[4], s.special[4] = variety, placed, special  # seat 1's first
+        shown = encoder.encode(s, 1)[encoding.DICE : encoding.DICE + size]
+        np.testing.assert_array_equal(table[key, :head], shown[:head])
+    assert rows == set(range(len(table)))
+    assert not table[:, head:].any()
+
+
+def test_scratch_is_per_thread_and_grows_to_the_largest_pass() -> None:
+    """``Scratch.get`` gives each thread its own arrays of the declared rows and dtypes,
+    the same ones again for a pass no larger, new larger ones for a larger pass."""
+    scratch = encoding.Scratch(a=((3,), np.int16), b=((2, 5), np.float32))
+    small = scratch.get(4)
+    assert small["a"].shape == (4, 3) and small["a"].dtype == np.int16
+    assert small["b"].shape == (4, 2, 5) and small["b"].dtype == np.float32
+    assert np.shares_memory(scratch.get(2)["a"], small["a"])
+    large = scratch.get(9)
+    assert large["b"].shape == (9, 2, 5) and not np.shares_memory(large["b"], small["b"])
+    assert np.shares_memory(scratch.get(9)["b"], large["b"])
+    other: dict[str, np.ndarray] = {}
+    worker = threading.Thread(target=lambda: other.update(scratch.get(9)))
+    worker.start()
+    worker.join()
+    assert other["a"].shape == (9, 3) and not np.shares_memory(other["a"], large["a"])
 
 
 @pytest.mark.parametrize(
@@ -128,11 +196,12 @@ def test_row_packers_read_every_field_by_its_name(players: int) -> None:
 def test_encode_batch_is_encode_state_by_state(options: dict[str, object]) -> None:
     """Every seat's view of states met in random play, and of states whose scores,
     finished varieties and stored bars lie past the observation's scales (clipped at
-    1): ``encode_batch`` row for row what ``encode`` gives, in any order of seats."""
+    1): ``encode_batch`` row for row what ``encode`` gives, in any order of seats, for a
+    batch with those states (its counts then two bytes each) and one without."""
     game = ChocolateFactoryGame(**options)
     encoder = game.encoders["flat"]
     rng = random.Random(7)
-    states = random_states(game, 40, seed=11)
+    states = random_states(game, 60, seed=11)  # with 4 seats or more: two passes
     for s in random_states(game, 10, seed=12):
         for p in range(game.num_players):
             s.variety_points[p] += rng.randrange(0, 400)
@@ -143,6 +212,8 @@ def test_encode_batch_is_encode_state_by_state(options: dict[str, object]) -> No
         states.append(s)
     pairs = [(s, p) for s in states for p in range(game.num_players)]
     rng.shuffle(pairs)
-    batch = encoder.encode_batch([s for s, _ in pairs], [p for _, p in pairs])
-    for row, (s, p) in zip(batch, pairs, strict=True):
-        np.testing.assert_array_equal(row, encoder.encode(s, p))
+    plain = [(s, p) for s, p in pairs if s in states[:60]]  # every count within a byte
+    for chosen in (pairs, plain):
+        batch = encoder.encode_batch([s for s, _ in chosen], [p for _, p in chosen])
+        for row, (s, p) in zip(batch, chosen, strict=True):
+            np.testing.assert_array_equal(row, encoder.encode(s, p))

@@ -1,6 +1,8 @@
 """Chocolatiers' fast forms, each tied to the plain form it stands for: the memo of
-affordable tiles (``payable``), the observer's kept totals (``game.totals``) and its
-scalars read as bytes (the plain float conversion)."""
+affordable tiles (``payable``), the observer's kept totals (``game.totals``), its kept
+deck and chocolate being paid (worked out the plain way) and its scalars read as bytes
+(the plain float conversion), and ``encode_batch`` converting a shared Sampler tuple
+once (``encode``)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,13 @@ import numpy as np
 import pytest
 
 from choco_envs.games.chocolatiers.encoding import ChocolatiersObserver
-from choco_envs.games.chocolatiers.rules import NT, ChocolatiersState, payable, spliced
+from choco_envs.games.chocolatiers.rules import (
+    NT,
+    ChocolatiersState,
+    current_chocolate,
+    payable,
+    spliced,
+)
 
 from .helpers import fresh
 
@@ -104,3 +112,69 @@ def test_batch_with_a_count_past_255_is_the_one_state_observation(edition: str) 
         batch = encoder.encode_batch(states, players)
         for i, (s, p) in enumerate(zip(states, players, strict=True)):
             np.testing.assert_array_equal(batch[i], encoder.encode(s, p), err_msg=f"{name} {i}")
+
+
+def shown_deck_and_paying(s: ChocolatiersState) -> list[int]:
+    """What ``raw_scalars`` shows of the deck and of the chocolate being paid, worked out
+    the plain way: the reshuffled flag and the deck's cards by type, the paying one-hot."""
+    deck = [int(s.reshuffled)] + [s.deck.count(t) if s.reshuffled else 0 for t in range(NT)]
+    paying = current_chocolate(s.to_pay)
+    return deck + [int(t == paying) for t in range(NT)]
+
+
+@pytest.mark.parametrize("edition", ["standard", "classic"])
+def test_observer_kept_deck_and_paying_are_the_plain_ones(edition: str) -> None:
+    """The observer keeps the last reshuffled deck it showed and the last chocolates
+    owed (compared by value: both lists change in place); along a game, and after
+    either is changed in place (a card drawn, one replaced, the deck emptied, the
+    chocolate being paid paid off one type after another, then another owed), its raw
+    scalars show the deck and the chocolate being paid as worked out the plain way."""
+    game, _, _ = fresh(edition, 4, seed=11)
+    obs = ChocolatiersObserver(game)
+    at = obs.raw_at
+
+    def shown(s: ChocolatiersState) -> list[int]:
+        raw = obs.raw_scalars(s)
+        return raw[at["reshuffled"].start : at["deck_known"].stop] + raw[at["paying_flags"]]
+
+    states = random_states(edition, 4, seed=11)
+    for s in states:
+        assert shown(s) == shown_deck_and_paying(s)
+    s = next(s for s in reversed(states) if s.reshuffled and len(s.deck) > 1).copy()
+    for edit in (
+        lambda: s.deck.pop(),
+        lambda: s.deck.__setitem__(0, (s.deck[0] + 1) % NT),
+        lambda: s.deck.clear(),
+    ):
+        shown(s)
+        edit()
+        assert shown(s) == shown_deck_and_paying(s)
+    owing = next(s for s in states if any(s.to_pay)).copy()
+    while any(owing.to_pay):
+        shown(owing)
+        owing.to_pay[current_chocolate(owing.to_pay)] = 0
+        assert shown(owing) == shown_deck_and_paying(owing)
+    owing.to_pay[NT - 1] = 2
+    assert shown(owing) == shown_deck_and_paying(owing)
+
+
+@pytest.mark.parametrize("edition", ["standard", "classic"])
+def test_batch_reads_shared_and_equal_sampler_tuples_right(edition: str) -> None:
+    """``encode_batch`` converts a Sampler tuple once for every state sharing it: the
+    same state seen by every seat, copies sharing their Sampler, a state whose Sampler
+    tuple was replaced by an equal one and another whose groups alone were replaced
+    give, row for row, what ``encode`` gives, for both encoders."""
+    game, _, _ = fresh(edition, 4, seed=13)
+    states = random_states(edition, 4, seed=13)[::7]
+    late = states[-1]
+    twin = late.copy()
+    twin.cells = tuple(list(late.cells))  # equal, not the same tuple
+    regrouped = late.copy()  # the same Sampler tuple, other groups
+    regrouped.groups = spliced(late.groups, 1, (late.groups[1] + 3,))
+    batch = [*states, late, late, late, twin, regrouped]
+    players = [i % 4 for i in range(len(states))] + [0, 1, 2, 3, 1]
+    assert len({id(s.cells) for s in batch}) < len(batch)
+    for name, encoder in game.encoders.items():
+        rows = encoder.encode_batch(batch, players)
+        for i, (s, p) in enumerate(zip(batch, players, strict=True)):
+            np.testing.assert_array_equal(rows[i], encoder.encode(s, p), err_msg=f"{name} {i}")
