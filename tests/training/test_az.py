@@ -515,7 +515,7 @@ def test_ship_puts_an_az_file_beside_the_ppo_one_and_refuses_a_ppo_name(tmp_path
     target = ship(run_file, root)
     assert target.name == "az.safetensors"
     assert (root / "chocolates_v0" / "ppo_tables.safetensors").exists()
-    assert "8 sims, vs greedy: 90.0%" in table(root)
+    assert "az (8 sims) vs greedy: 90.0%" in table(root)
     assert "az (8 simulations) vs greedy" in (root / "README.md").read_text()
 
 
