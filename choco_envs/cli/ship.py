@@ -122,8 +122,7 @@ def run(args: argparse.Namespace) -> int:
             check_record_only(args)
         root = destination(args.to)
         if args.record:
-            words = ["--record", args.record] + (["--to", args.to] if args.to else [])
-            target, line = record(Path(args.record), root, "choco ship " + shlex.join(words))
+            target, line = record(Path(args.record), root)
             print(f"recorded in {target}: {line}")
             return 0
         if args.curves:

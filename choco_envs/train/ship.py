@@ -506,13 +506,14 @@ def _report(path: Path) -> dict[str, Any]:
     return report
 
 
-def record(report_path: Path, root: Path, command: str = "") -> tuple[Path, str]:
+def record(report_path: Path, root: Path) -> tuple[Path, str]:
     """``choco ship --record REPORT``: store a search bot's arena result (a ``choco eval
     --json`` report of >= 400 games at 2 players, the search bot against one other bot)
     in the shipped file it played (found by its tensors' digest, which the report names:
     ``config.checkpoints``), under ``arena_search[<opponent>]``, and in its card.
-    Returns (the file, a line saying what was stored). The file's tensors stay as they
-    are; its metadata (and so its sha256, which the card follows) changes."""
+    Returns (the file, a line saying what was stored). The card's row ends with the
+    ``choco eval`` command that replays the run. The file's tensors stay as they are; its
+    metadata (and so its sha256, which the card follows) changes."""
     from choco_envs.policy.checkpoint import SUFFIX, read_metadata, rewrite_metadata, weights_sha256
 
     report = _report(report_path)
@@ -574,6 +575,7 @@ def record(report_path: Path, root: Path, command: str = "") -> tuple[Path, str]
         "mean_margin": row.get("mean_margin"),
         "recorded": datetime.date.today().isoformat(),
     }
+    result["command"] = eval_command(config)
     searched = dict(meta.get("arena_search") or {})
     before = searched.get(opponent)
     searched[opponent] = result
@@ -581,9 +583,7 @@ def record(report_path: Path, root: Path, command: str = "") -> tuple[Path, str]
     rewrite_metadata(target, meta)
     key = f"{meta['env_id']}/{target.name}"
     line = f"{bot} vs {opponent}: {_search_figure(result)}"
-    set_card_row(
-        root, key, f"with search vs {opponent}", line + (f"; `{command}`" if command else "")
-    )
+    set_card_row(root, key, f"with search vs {opponent}", f"{line}; `{result['command']}`")
     from choco_envs.policy.checkpoint import file_sha256
 
     set_card_row(root, key, "sha256", f"`{file_sha256(target)}`")
@@ -591,6 +591,16 @@ def record(report_path: Path, root: Path, command: str = "") -> tuple[Path, str]
     if isinstance(before, dict) and "win_rate" in before:
         line += f" (replaces {before.get('bot', 'the search')} at {before['win_rate']:.1%})"
     return target, line
+
+
+def eval_command(config: dict[str, Any]) -> str:
+    """The ``choco eval`` command that plays the arena run of a report's ``config``."""
+    words = ["choco", "eval", "--env", str(config.get("env"))]
+    for key, value in sorted((config.get("env_options") or {}).items()):
+        words += ["--env-option", f"{key}={value}"]
+    words += ["--players", str(config.get("players")), "--bots", *map(str, config["bots"])]
+    words += ["--games", str(config.get("games_requested")), "--seed", str(config.get("seed"))]
+    return shlex.join(words)
 
 
 def _search_figure(result: dict[str, Any]) -> str:

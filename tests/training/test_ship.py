@@ -410,6 +410,8 @@ def test_record_stores_a_search_result_in_the_file_it_played_and_its_card(
     assert weights_sha256(shipped) == weights and file_sha256(shipped) != before
     readme = (root / "README.md").read_text()
     assert f"| with search vs random | {bot} vs random: {row['win_rate']:.1%}" in readme
+    replay = f"`choco eval --env {ENV_ID} --env-option stones=13 --players 2 --bots {bot} random "
+    assert replay + "--games 400 --seed 3` |" in readme  # the command that replays the run
     assert f"| sha256 | `{file_sha256(shipped)}` |" in readme and before not in readme
     table = readme.split(TABLE_BEGIN)[1].split(TABLE_END)[0]
     assert f"{bot} vs random: {row['win_rate']:.1%}" in table
