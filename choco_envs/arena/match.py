@@ -32,12 +32,13 @@ class Entrant:
 
     name: str
     factory: Callable[[int | None], Bot]
-    checkpoint: dict[str, str] | None = None
+    checkpoint: dict[str, Any] | None = None
 
 
-def checkpoint_of(bot: Bot) -> dict[str, str] | None:
+def checkpoint_of(bot: Bot) -> dict[str, Any] | None:
     """``{"path", "weights_sha256"}`` of the file ``bot`` plays (its ``path``; the digest
-    of its tensors, unchanged when its metadata is rewritten), else None."""
+    of its tensors, unchanged when its metadata is rewritten), and for a search bot its
+    budget (``search``: simulations, or seconds a move, and c_scale); else None."""
     from pathlib import Path
 
     from choco_envs.policy.checkpoint import weights_sha256
@@ -45,7 +46,12 @@ def checkpoint_of(bot: Bot) -> dict[str, str] | None:
     path = getattr(bot, "path", None)
     if not isinstance(path, Path) or not path.is_file():
         return None
-    return {"path": str(path), "weights_sha256": weights_sha256(path)}
+    out: dict[str, Any] = {"path": str(path), "weights_sha256": weights_sha256(path)}
+    config: Any = getattr(bot, "config", None)  # a search bot: the budget it was given
+    if config is not None and hasattr(config, "simulations") and hasattr(config, "c_scale"):
+        out["search"] = {"simulations": config.simulations, "c_scale": config.c_scale,
+                         "seconds": getattr(bot, "seconds", None)}  # fmt: skip
+    return out
 
 
 @dataclass(frozen=True)

@@ -561,9 +561,11 @@ def record(report_path: Path, root: Path) -> tuple[Path, str]:
     if set(rows) != set(names):
         raise ConfigError(f"{where}: its bots' rows name {sorted(map(str, rows))}, not {names}")
     row = rows[bot]
+    search = (files.get(bot) or {}).get("search")
     result = {
         "opponent": opponent,
         "bot": bot,
+        **({"search": search} if isinstance(search, dict) else {}),
         "win_rate": row["win_rate"],
         "win_rate_ci95": row["win_rate_ci95"],
         "games": games,
@@ -611,7 +613,13 @@ def _search_figure(result: dict[str, Any]) -> str:
     if isinstance(spm, (int, float)) and isinstance(opp_spm, (int, float)):
         timing = f"; {spm:.3f} s a move, the opponent {opp_spm:.3f}"
     options = ", ".join(f"{k}={v}" for k, v in sorted(result.get("env_options", {}).items()))
-    return f"{_figure(result)}" + (f", options {options}" if options else "") + timing
+    search = result.get("search") or {}
+    budget = ""
+    if search.get("seconds"):
+        budget = f"; {search['seconds']} s a move, c_scale {search.get('c_scale')}"
+    elif search.get("simulations"):
+        budget = f"; {search['simulations']} simulations, c_scale {search.get('c_scale')}"
+    return f"{_figure(result)}" + (f", options {options}" if options else "") + budget + timing
 
 
 def _edit_card(root: Path, key: str, edit: Any) -> None:

@@ -407,9 +407,11 @@ def test_record_stores_a_search_result_in_the_file_it_played_and_its_card(
     stored = read_metadata(shipped)["arena_search"]["random"]
     assert stored["win_rate"] == row["win_rate"] and stored["games"] == 400
     assert stored["bot"] == bot and stored["seed"] == 3 and stored["players"] == 2
+    assert stored["search"]["simulations"] == 4  # the budget the report's bot was given
     assert weights_sha256(shipped) == weights and file_sha256(shipped) != before
     readme = (root / "README.md").read_text()
     assert f"| with search vs random | {bot} vs random: {row['win_rate']:.1%}" in readme
+    assert "; 4 simulations, c_scale " in readme
     replay = f"`choco eval --env {ENV_ID} --env-option stones=13 --players 2 --bots {bot} random "
     assert replay + "--games 400 --seed 3` |" in readme  # the command that replays the run
     assert f"| sha256 | `{file_sha256(shipped)}` |" in readme and before not in readme
