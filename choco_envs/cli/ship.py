@@ -188,38 +188,28 @@ def check_retire(args: argparse.Namespace) -> None:
         )
 
 
-def check_table_only(args: argparse.Namespace) -> None:
-    """``--table`` regenerates the table and ships nothing: refuse what would ship."""
-    given = given_flags(args, "table")
+def check_only(args: argparse.Namespace, flag: str, does: str, hint: str = "") -> None:
+    """``--<flag>`` ``does`` and ships nothing: refuse the arguments that would ship."""
+    given = given_flags(args, flag)
     if given:
         raise ConfigError(
-            f"--table only regenerates the table and ships nothing; drop {', '.join(given)} "
-            "(to ship a file: `choco ship RUN_FILE [--force]`, which regenerates the table "
-            "too)"
+            f"--{flag} only {does} and ships nothing; drop {', '.join(given)}"
+            + (f" ({hint})" if hint else "")
         )
+
+
+def check_table_only(args: argparse.Namespace) -> None:
+    check_only(args, "table", "regenerates the table", "to ship a file: `choco ship RUN_FILE "
+               "[--force]`, which regenerates the table too")  # fmt: skip
 
 
 def check_curves_only(args: argparse.Namespace) -> None:
-    """``--curves`` draws the shipped files' curves and ships nothing: refuse what would
-    ship."""
-    given = given_flags(args, "curves")
-    if given:
-        raise ConfigError(
-            f"--curves only draws the shipped files' learning curves and ships nothing; drop "
-            f"{', '.join(given)} (`choco ship RUN_FILE` draws the curve of the file it ships "
-            "in a source checkout)"
-        )
+    check_only(args, "curves", "draws the shipped files' learning curves", "`choco ship "
+               "RUN_FILE` draws the curve of the file it ships in a source checkout")  # fmt: skip
 
 
 def check_record_only(args: argparse.Namespace) -> None:
-    """``--record`` stores a result in a shipped file and ships nothing: refuse what would
-    ship."""
-    given = given_flags(args, "record")
-    if given:
-        raise ConfigError(
-            f"--record only stores an arena result in the shipped file it played; drop "
-            f"{', '.join(given)}"
-        )
+    check_only(args, "record", "stores an arena result in the shipped file it played")
 
 
 def command_line(args: argparse.Namespace) -> str:

@@ -383,10 +383,24 @@ def _drop_image(root: Path, path: Path) -> None:
         (folder / curve_name(path)).unlink(missing_ok=True)
 
 
+def shipped_files(root: Path) -> list[tuple[str, Path, dict[str, Any] | CheckpointError]]:
+    """(``<env_id>/<name>``, path, metadata or why it is unreadable) of every shipped file
+    under ``root``, in name order."""
+    from choco_envs.policy.checkpoint import SUFFIX, read_metadata
+
+    out: list[tuple[str, Path, dict[str, Any] | CheckpointError]] = []
+    for path in sorted(root.glob(f"*/*{SUFFIX}")):
+        try:
+            meta: dict[str, Any] | CheckpointError = read_metadata(path)
+        except CheckpointError as err:
+            meta = err
+        out.append((f"{path.parent.name}/{path.name}", path, meta))
+    return out
+
+
 def write_curves(root: Path, folder: Path) -> list[str]:
     """``choco ship --curves DIR``: every shipped file's stored curve under ``root`` as
     ``folder/<env_id>__<name>.png``; one line per file (written, or why not)."""
-    from choco_envs.policy.checkpoint import SUFFIX, read_metadata
 
     if folder.exists() and not folder.is_dir():
         raise ConfigError(
@@ -394,12 +408,9 @@ def write_curves(root: Path, folder: Path) -> list[str]:
         )
     folder.mkdir(parents=True, exist_ok=True)
     lines = []
-    for path in sorted(root.glob(f"*/*{SUFFIX}")):
-        key = f"{path.parent.name}/{path.name}"
-        try:
-            meta = read_metadata(path)
-        except CheckpointError as err:
-            lines.append(f"{key}: unreadable ({err})")
+    for key, path, meta in shipped_files(root):
+        if isinstance(meta, CheckpointError):
+            lines.append(f"{key}: unreadable ({meta})")
             continue
         drawn = draw_curve(path, meta, folder)
         lines.append(f"{key}: {'wrote ' + str(drawn) if drawn is not None else NO_CURVE}")
@@ -830,19 +841,15 @@ def search_line(meta: dict[str, Any]) -> str:
 
 def table(root: Path) -> str:
     """The markdown table of every shipped file's stored evaluation (metadata only)."""
-    from choco_envs.policy.checkpoint import read_metadata
 
     lines = [
         "| file | env | options | reads | vs random | vs greedy | vs greedy at more players "
         "(par 1/N) | with search (az) | steps | KB |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for path in sorted(root.glob("*/*.safetensors")):
-        key = f"{path.parent.name}/{path.name}"
-        try:
-            meta = read_metadata(path)
-        except CheckpointError as err:
-            lines.append(f"| `{key}` | unreadable: {err} | | | | | | | | |")
+    for key, path, meta in shipped_files(root):
+        if isinstance(meta, CheckpointError):
+            lines.append(f"| `{key}` | unreadable: {meta} | | | | | | | | |")
             continue
         arena = meta.get("arena", {})
         rates = [_pct(arena[o]) + f" ({arena[o]['games']})" if o in arena else "-"
