@@ -20,6 +20,8 @@ names the files that store none (trained before curves were kept).
 Training never writes into checkpoints/; this is the one step that does. It refuses:
 
 - a file that does not load for the installed env (version, sizes, feature function);
+- a file trained by a command that names a path outside the project (absolute, ``~`` or
+  ``..``): its card gives that command for anyone to rerun from a checkout;
 - a file over the 5,120 KB budget of a shipped file (the wheel carries every one;
   ``--float16`` ships the file's float16 copy instead, half the bytes, its evaluation
   played again with the rounded weights: ``choco_envs.train.compact``);

@@ -253,6 +253,14 @@ def ship(
         run_file = float16_copy(run_file, progress=progress)
     model, meta = load_policy(run_file)
     evaluation = stored_evaluation(meta, run_file)
+    training = meta.get("training")
+    outside = outside_paths(str(training.get("command", ""))) if isinstance(training, dict) else []
+    if outside:
+        raise ConfigError(
+            f"{str(run_file)!r} was trained by a command naming {', '.join(outside)}, outside "
+            "the project: its card must give a command anyone can rerun from a checkout; "
+            "train from a config under configs/ (paths relative to the project root)"
+        )
     size = run_file.stat().st_size
     if size > SHIPPED_BUDGET_BYTES:
         raise ConfigError(
@@ -719,6 +727,22 @@ def portable_command(command: str) -> str:
         elif not word.startswith("--runs-dir="):
             out.append(word)
     return shlex.join(out)
+
+
+def outside_paths(command: str) -> list[str]:
+    """The paths a training command names that a checkout of the project does not hold
+    (absolute, home-relative or climbing out with ``..``): a card's command must be one
+    anyone can rerun from a checkout."""
+    try:
+        words = shlex.split(portable_command(command))
+    except ValueError:
+        words = command.split()
+    paths = [word.split("=", 1)[-1] if word.startswith("--") else word for word in words]
+    return [
+        path
+        for path in paths
+        if path.startswith(("/", "~")) or path == ".." or path.startswith("../") or "/../" in path
+    ]
 
 
 def engine_of(meta: dict[str, Any]) -> str:

@@ -83,6 +83,36 @@ def test_a_file_without_a_400_game_evaluation_is_refused(tmp_path: Path, games: 
     assert not (tmp_path / ENV_ID).exists()
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        "choco train --config /tmp/elsewhere/ppo.yaml",
+        "choco train --config=../outside/ppo.yaml",
+        "choco train --config configs/x.yaml --init-from ~/runs/best.safetensors",
+    ],
+)
+def test_a_file_trained_by_a_command_naming_outside_paths_is_refused(
+    tmp_path: Path, command: str
+) -> None:
+    """The card gives the training command for anyone to rerun from a checkout: a command
+    naming a path outside the project is refused, nothing written; ``--runs-dir`` (where
+    a run was kept, dropped from the card) and paths inside the project pass."""
+    run = checkpoint(tmp_path / "run.safetensors")
+    meta = read_metadata(run)
+    meta.pop("format")
+    from choco_envs.policy.checkpoint import load_policy
+
+    model = load_policy(run)[0]
+    meta["training"] = {"command": command, "minutes": 1.0}
+    run = save_checkpoint(run, model, meta)
+    with pytest.raises(ConfigError, match="outside the project: its card must give a command"):
+        ship(run, tmp_path)
+    assert not (tmp_path / ENV_ID).exists()
+    meta["training"]["command"] = "choco train --config configs/x.yaml --runs-dir /tmp/runs"
+    ok = save_checkpoint(tmp_path / "ok.safetensors", model, meta)
+    assert ship(ok, tmp_path).exists()
+
+
 def test_replacing_needs_force_and_a_measurably_better_file(tmp_path: Path) -> None:
     """The stored-evaluation rule: against greedy the new 95% interval lies wholly above
     the old one's, and against random it is not wholly below."""

@@ -143,9 +143,10 @@ def _layout(game: ChocolateFactoryRules) -> Layout:
 #: the state's ints in the order of a row (``y`` of :class:`Gather`): first the counts,
 #: never negative (``COUNT_LISTS``, then ``COUNT_INTS``), then the ints that may be
 #: negative (-1: none, -2: a closed package slot; ``SIGNED_LISTS``, then ``SIGNED_INTS``).
-#: The lists go in the order ``FactoryState.copy`` makes them, which ``row_lists`` reads
-#: them in: a state's lists then lie in memory about in the order they are read
-COUNT_LISTS = ("dice", "missing", "placed", "special", "apps", "variety_points",
+#: The packed list (``missing``, joined as bytes) first, then the lists about in the order
+#: ``FactoryState.copy`` makes them, which ``row_lists`` reads them in: a state's lists
+#: then lie in memory about in the order they are read
+COUNT_LISTS = ("missing", "dice", "placed", "special", "apps", "variety_points",
                "refine_points", "bonus_points", "finished", "storage", "pkg_fill",
                "pkg_owners")  # fmt: skip
 COUNT_INTS = ("supply_left", "time_left", "roller", "pick_index", "phase", "resume_pick")
@@ -168,17 +169,23 @@ def row_lengths(game: ChocolateFactoryRules) -> dict[str, int]:
     return lengths
 
 
+#: the count list the rules keep as ``bytearray`` (``FactoryState.PACKED``), the first of
+#: ``COUNT_LISTS``: ``row_parts`` joins its bytes
+PACKED_LISTS = FactoryState.PACKED
+assert COUNT_LISTS[: len(PACKED_LISTS)] == PACKED_LISTS == ("missing",)
+
+
 def row_lists(states: Sequence[FactoryState]) -> tuple[list[int], list[int]]:
-    """The rows of ``states``, one after another, as two lists of ints: their counts
-    (``COUNT_LISTS``, then ``COUNT_INTS``) and their signed ints (``SIGNED_LISTS``, then
-    ``SIGNED_INTS``). Written out, one pass over the states: the hot path of
-    ``encode_batch`` (a test checks the lists against the names)."""
+    """The rows of ``states`` but their packed lists (``PACKED_LISTS``), one after
+    another, as two lists of ints: their other counts (the rest of ``COUNT_LISTS``, then
+    ``COUNT_INTS``) and their signed ints (``SIGNED_LISTS``, then ``SIGNED_INTS``).
+    Written out, one pass over the states: the hot path of ``encode_batch`` (a test
+    checks the lists against the names)."""
     counts: list[int] = []
     signed: list[int] = []
     for s in states:  # the lists in the order ``FactoryState.copy`` makes them
-        counts += s.dice
         signed += s.variety
-        counts += s.missing
+        counts += s.dice
         counts += s.placed
         counts += s.special
         counts += s.apps
@@ -195,12 +202,21 @@ def row_lists(states: Sequence[FactoryState]) -> tuple[list[int], list[int]]:
     return counts, signed
 
 
-def row_arrays(states: Sequence[FactoryState]) -> tuple[np.ndarray, np.ndarray]:
-    """The rows of ``states`` (:func:`row_lists`) as two arrays of one row a state: the
-    counts, one byte each (``uint8``; two, ``<u2``, where one is past 255), and the
-    signed ints (``int8``). The lists are made ``BLOCK`` states at a time and converted
-    at once: a large list, grown a little at a time, would cost page faults."""
+def row_parts(states: Sequence[FactoryState]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rows of ``states`` as three arrays of one row a state: the packed lists
+    (``PACKED_LISTS``, ``uint8``: their bytes joined, no int read), the other counts
+    (:func:`row_lists`; one byte each, ``uint8``, or two, ``<u2``, where one is past 255)
+    and the signed ints (``int8``). The lists are made ``BLOCK`` states at a time and
+    converted at once: a large list, grown a little at a time, would cost page faults."""
     count = len(states)
+    packed: list[bytearray] = []
+    for s in states:
+        packed.append(s.missing)
+    try:
+        head = b"".join(packed)
+    except TypeError:  # a state made by hand with a list where the rules keep bytes
+        head = b"".join(map(bytes, packed))
+    heads = np.frombuffer(head, dtype=np.uint8).reshape(count, -1)
     for wide in (False, True):
         counts: list[bytes | bytearray] = []
         signed: list[int] = []
@@ -213,8 +229,16 @@ def row_arrays(states: Sequence[FactoryState]) -> tuple[np.ndarray, np.ndarray]:
             continue
         rows = np.frombuffer(b"".join(counts), dtype="<u2" if wide else np.uint8)
         ints = np.frombuffer(struct.pack(f"<{len(signed)}b", *signed), dtype=np.int8)
-        return rows.reshape(count, -1), ints.reshape(count, -1)
+        return heads, rows.reshape(count, -1), ints.reshape(count, -1)
     raise AssertionError("unreachable: two bytes hold every count")
+
+
+def row_arrays(states: Sequence[FactoryState]) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of ``states`` (:func:`row_parts`) as two arrays of one row a state: the
+    counts (``COUNT_LISTS``, then ``COUNT_INTS``; ``uint8``, or ``<u2`` where one is past
+    255) and the signed ints (``int8``)."""
+    heads, rows, ints = row_parts(states)
+    return np.concatenate([heads, rows], axis=1), ints
 
 
 #: what ``fill_batch`` works out from each row (numpy over the batch) for the status
@@ -426,6 +450,7 @@ def flat_encoder(game: ChocolateFactoryRules) -> Encoder[FactoryState]:
     assert len(gather.base) == lay.size, "the gather covers every entry"
     at, count_width, width = gather.at, gather.count_width, gather.row_width
     y_width = gather.seats.shape[1]
+    packed_width = at[COUNT_LISTS[len(PACKED_LISTS)]]  # where the first unpacked list starts
     values, base, reads = gather.values, gather.base, gather.reads
     clip = {"points": int(SCORE_SCALE), "finished_clipped": int(FINISHED_SCALE),
             "storage_clipped": int(STORAGE_SCALE)}  # fmt: skip
@@ -442,7 +467,7 @@ def flat_encoder(game: ChocolateFactoryRules) -> Encoder[FactoryState]:
         phase, roller, pick_index = s.phase, s.roller, s.pick_index
         over = phase == 3
         y = pack_y(
-            *s.dice, *s.missing, *s.placed, *s.special, *s.apps, *s.variety_points,
+            *s.missing, *s.dice, *s.placed, *s.special, *s.apps, *s.variety_points,
             *s.refine_points, *s.bonus_points, *s.finished, *s.storage, *s.pkg_fill,
             *s.pkg_owners, s.supply_left, s.time_left, roller, pick_index, phase, s.resume_pick,
             *s.variety, *s.pkg_variety, s.pending_variety, s.pending_station,
@@ -502,7 +527,12 @@ def flat_encoder(game: ChocolateFactoryRules) -> Encoder[FactoryState]:
         count = len(states)
         work = scratch.get(count)
         y, read = work["y"], work["read"]
-        y[:, :count_width], y[:, count_width:width] = row_arrays(states)
+        heads, rest, ints = row_parts(states)
+        y[:, :packed_width], y[:, packed_width:count_width], y[:, count_width:width] = (
+            heads,
+            rest,
+            ints,
+        )
         points = y[:, points_at[0]] + y[:, points_at[1]]
         points += y[:, points_at[2]]
         np.minimum(points, clip["points"], out=y[:, at["points"] : at["points"] + n])

@@ -161,7 +161,8 @@ def _read_fields(game: ChocolateFactoryRules, d: Mapping[str, Any]) -> FactorySt
         size, highs, low = ranges[name]
         if not isinstance(values, list) or len(values) != size:
             raise refuse(name, values, f"a list of {size} ints")
-        setattr(s, name, [_int(v, f"{name}[{i}]", low, highs[i]) for i, v in enumerate(values)])
+        ints = [_int(v, f"{name}[{i}]", low, highs[i]) for i, v in enumerate(values)]
+        setattr(s, name, bytearray(ints) if name in FactoryState.PACKED else ints)
     return s
 
 

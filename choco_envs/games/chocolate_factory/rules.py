@@ -81,6 +81,11 @@ class FactoryState:
     CLOSED or a variety), ``pkg_fill``, ``pkg_owners[slot * n + player]``. ``time_left``:
     rolls after the current one. ``pending_*`` and ``resume_pick`` carry a finished bar
     through the pack and choose steps.
+
+    ``PACKED`` lists (``missing``, the largest: every value 0..6) are ``bytearray``: they
+    index, assign and copy as lists do, and ``encode_batch`` joins their bytes rather than
+    reading them an int at a time. (Reading one is a little slower than reading a list,
+    which the legal moves do often: the dice and the machines stay lists.)
     """
 
     __slots__ = (
@@ -96,7 +101,7 @@ class FactoryState:
     time_left: int
     dice: list[int]
     variety: list[int]
-    missing: list[int]
+    missing: bytearray
     placed: list[int]
     special: list[int]
     apps: list[int]
@@ -120,6 +125,7 @@ class FactoryState:
         "refine_points", "bonus_points", "finished", "storage", "masters", "pkg_variety",
         "pkg_fill", "pkg_owners",
     )  # fmt: skip
+    PACKED = ("missing",)
     INTS = (
         "roller", "pick_index", "phase", "time_left", "supply_left", "packages_filled",
         "pending_variety", "pending_station", "resume_pick",
@@ -145,7 +151,10 @@ class FactoryState:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, FactoryState):
             return NotImplemented
-        return all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
+        # by value: a packed list (``bytearray``) equals a list of the same ints
+        return all(getattr(self, n) == getattr(other, n) for n in self.INTS) and all(
+            list(getattr(self, n)) == list(getattr(other, n)) for n in self.LISTS
+        )
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -187,13 +196,14 @@ class ChocolateFactoryRules(Game[FactoryState]):
         s.roller, s.pick_index, s.phase = 0, 0, PICK
         s.time_left = self.total_rolls - 1  # rolls left after the first one
         s.variety = []
-        s.missing = []
+        missing: list[int] = []
         for _ in range(n):
             for tier in (0, 0, 1, 2):  # 2 Bronze, 1 Silver, 1 Gold, each drawn at random
                 options = self.by_tier[tier]
                 v = options[int(rng.random() * len(options))]
                 s.variety.append(v)
-                s.missing.extend(self.quantities[v])
+                missing.extend(self.quantities[v])
+        s.missing = bytearray(missing)
         s.placed = [0] * (4 * n)
         s.special = [0] * (4 * n)
         for name in ("apps", "variety_points", "refine_points", "bonus_points", "finished",
@@ -206,7 +216,6 @@ class ChocolateFactoryRules(Game[FactoryState]):
         s.packages_filled = 0
         s.pending_variety = s.pending_station = -1
         s.resume_pick = 0
-        s.dice = [0] * 24
         self._roll(s, rng)
         return s
 

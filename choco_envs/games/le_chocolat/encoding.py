@@ -165,11 +165,20 @@ class ObservationWriter:
         self.phase_rows = ([1.0, 0.0], [0.0, 1.0], [0.0, 0.0])  # SPLIT, CLAIM, OVER
         self.card_lists = [card.tolist() for card in self.cards]
         # tables of the batch form (``fill_flat_batch``)
-        self.row = struct.Struct(f"{3 * N + 7}h")
+        self.row = struct.Struct(f"{4 * N + 7}h")
+        # each rectangle's cells, one after another, and what a chunk shows on them (its
+        # size, whether it may be claimed; the last entry: no chunk), for the batch form
+        # of ``chunk_planes``
+        self.rect_cells = np.concatenate([np.array(cells) for cells in grid.RECT_CELLS])
+        self.rect_len = np.array([len(cells) for cells in grid.RECT_CELLS])
+        self.rect_start = np.cumsum(self.rect_len) - self.rect_len
+        self.cover_size = np.array([*grid.SIZE, 0], dtype=np.float32) / N
+        self.cover_claimable = np.array([size <= CLAIM_LIMIT for size in grid.SIZE] + [False])
         self.codes = np.arange(n + 2)[:, None]
         self.inverse_totals_array = np.array(self.inverse_totals)
         self.totals_array = np.array(self.totals)
         self.card_matrix = np.stack(self.cards)
+        self.phase_matrix = np.array(self.phase_rows)
 
     def fill_flat(self, s: LeChocolatState, p: int, out: np.ndarray) -> None:
         """Grid planes into a bytearray (chunk sizes as counts), then the scalars."""
@@ -251,7 +260,7 @@ class ObservationWriter:
     def fill_flat_batch(
         self, states: Sequence[LeChocolatState], players: Sequence[int], out: np.ndarray
     ) -> None:
-        """``fill_flat`` for many states at once into the zeroed (B, size) ``out``."""
+        """``fill_flat`` for many states at once into (B, size) ``out``, every entry."""
         self.fill_batch(states, players, out[:, : self.grid_size], out[:, self.grid_size :])
 
     def fill_batch(
@@ -261,21 +270,22 @@ class ObservationWriter:
         grid_out: np.ndarray,
         scalars_out: np.ndarray,
     ) -> None:
-        """The flat observations of many states at once into two zeroed views, the grid
-        planes (B, grid_size) and the scalars (B, size - grid_size): each state's fields
-        as bytes, then numpy (the same counts, the same float math)."""
+        """The flat observations of many states at once into two views, the grid planes
+        (B, grid_size) and the scalars (B, size - grid_size), every entry written (the
+        encoders need no zeroed array: ``batch_writes_all``): each state's fields as
+        bytes, then numpy (the same counts, the same float math)."""
         count, n = len(states), self.n
-        pack, chunk_planes = self.row.pack, self.chunk_planes
-        rows, chunks = [], []
-        for s in states:
-            rows.append(
-                pack(*s.flavor, *s.up, *s.owner, s.box_flavor, s.box_up, s.card, s.phase,
-                     *s.claimed, s.tiles_left)
-            )  # fmt: skip
-            chunks.append(chunk_planes(s))
-        ints = np.frombuffer(b"".join(rows), dtype=np.int16).reshape(count, -1).astype(np.intp)
-        flavor, up, owner = (ints[:, k * N : (k + 1) * N] for k in range(3))
-        box_flavor, box_up, card, phase, claimed0, claimed1, tiles_left = ints[:, 3 * N :].T
+        pack = self.row.pack
+        rows = [
+            pack(*s.flavor, *s.up, *s.owner, *s.chunk_at, s.box_flavor, s.box_up, s.card,
+                 s.phase, *s.claimed, s.tiles_left)
+            for s in states
+        ]  # fmt: skip
+        # int16 as packed (no wider copy: fewer temporaries, which keeps the allocator
+        # from handing memory back and faulting it in again on the next batch)
+        ints = np.frombuffer(b"".join(rows), dtype=np.int16).reshape(count, -1)
+        flavor, up, owner, chunk_at = (ints[:, k * N : (k + 1) * N] for k in range(4))
+        box_flavor, box_up, card, phase, claimed0, claimed1, tiles_left = ints[:, 4 * N :].T
         p = np.asarray(players, dtype=np.intp)[:, None]
         mine = owner == p
         knows = (up != 0) | (phase == OVER)[:, None] | mine
@@ -284,10 +294,21 @@ class ObservationWriter:
         code = np.where(knows, np.where(flavor < 0, n, flavor), n + 1)  # (B, N)
         planes = grid_out.reshape(count, -1, N)
         planes[:, : n + 2] = code[:, None, :] == self.codes
-        planes[:, n + 2 : n + 5] = np.frombuffer(b"".join(chunks), dtype=np.uint8).reshape(
-            count, 3, N
-        )
-        planes[:, n + 2] *= 1.0 / N
+        # chunk_size, chunk_top_left, claimable (``chunk_planes``): each chunk's top-left
+        # cell is where ``chunk_at`` names it; its size and whether it may be claimed go
+        # on every cell it covers (chunks never overlap: one chunk at most a cell)
+        at_state, at_cell = np.nonzero(chunk_at >= 0)
+        rect = chunk_at[at_state, at_cell]
+        length = self.rect_len[rect]
+        first = np.cumsum(length) - length  # where each chunk's cells start in the list
+        within = np.arange(int(length.sum())) - np.repeat(first, length)
+        cells = self.rect_cells[np.repeat(self.rect_start[rect], length) + within]
+        covers = np.full(count * N, len(grid.RECTS))  # by cell, the chunk covering it
+        covers[np.repeat(at_state * N, length) + cells] = np.repeat(rect, length)
+        cover = covers.reshape(count, N)
+        planes[:, n + 2] = self.cover_size[cover]
+        planes[:, n + 3] = chunk_at >= 0
+        planes[:, n + 4] = self.cover_claimable[cover]
         # whose tile: 0 the observer's, 1 the opponent's, 2 on the table
         whose = np.where(mine, 0, np.where(owner >= 0, 1, 2))
         planes[:, n + 5] = whose == 0
@@ -300,8 +321,7 @@ class ObservationWriter:
         own, own_bb = counts[:, 0, :n], counts[:, 0, n]
         opp, opp_unknown = counts[:, 1, :n], counts[:, 1, n + 1]
         seen_bb = known[:, n]
-        playing = phase < OVER
-        scalars_out[np.flatnonzero(playing), phase[playing]] = 1.0
+        scalars_out[:, :2] = self.phase_matrix[phase]  # every entry written: no zeroing
         start = 2
         scalars_out[:, start : start + self.card_size] = self.card_matrix[card]
         start += self.card_size
@@ -374,6 +394,9 @@ def action_planes() -> ActionPlanes:
     )
 
 
+FLAT_BATCH_WRITES_ALL = True
+
+
 def build_encoders(game: LeChocolatRules) -> dict[str, Encoder[LeChocolatState]]:
     """The ``"flat"`` and ``"planes"`` encoders of a game (their sizes follow its flavors)."""
     writer = ObservationWriter(game)
@@ -389,7 +412,7 @@ def build_encoders(game: LeChocolatRules) -> dict[str, Encoder[LeChocolatState]]
         states: Sequence[LeChocolatState], players: Sequence[int], out: np.ndarray
     ) -> None:
         count = len(states)
-        scalars = np.zeros((count, writer.scalar_size), dtype=np.float32)
+        scalars = np.empty((count, writer.scalar_size), dtype=np.float32)
         writer.fill_batch(states, players, out.reshape(count, -1)[:, : writer.grid_size], scalars)
         out[:, len(writer.channels) :] = scalars[:, :, None, None]
 
@@ -400,6 +423,7 @@ def build_encoders(game: LeChocolatRules) -> dict[str, Encoder[LeChocolatState]]
         writer.fill_flat,
         "grid planes (35 entries each) then scalars, relative to the observer",
         fill_batch=writer.fill_flat_batch,
+        batch_writes_all=FLAT_BATCH_WRITES_ALL,
     )
     planes = Encoder(
         "planes",
@@ -409,5 +433,6 @@ def build_encoders(game: LeChocolatRules) -> dict[str, Encoder[LeChocolatState]]
         "grid planes, then every scalar as a constant plane, relative to the observer",
         action_planes(),
         fill_batch=fill_planes_batch,
+        batch_writes_all=True,
     )
     return {"flat": flat, "planes": planes}

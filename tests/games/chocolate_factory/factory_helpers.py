@@ -77,7 +77,7 @@ def set_dice(
         d[DM + I[name]] = count
     for name, count in (special or {}).items():
         d[DS + S[name]] = count
-    s.dice = d
+    s.dice = bytearray(d)
 
 
 def pair(station: int, ingredient: str, face: str) -> int:

@@ -21,6 +21,7 @@ from choco_envs.games.chocolate_factory import ChocolateFactoryGame, FactoryStat
 from choco_envs.games.chocolate_factory.encoding import (
     COUNT_INTS,
     COUNT_LISTS,
+    PACKED_LISTS,
     SIGNED_INTS,
     SIGNED_LISTS,
     row_lengths,
@@ -59,7 +60,7 @@ def test_fitting_faces_are_the_pairs_apply_accepts() -> None:
     k, ingredient = 0, 0
     for present in itertools.product((0, 1), repeat=FACES):
         quantity_dice = tuple(present)
-        s.dice = [0] * 24
+        s.dice = bytearray(24)
         s.dice[DQ : DQ + FACES] = list(quantity_dice)
         s.dice[DI + ingredient] = 1
         table = fitting_faces(quantity_dice)
@@ -110,21 +111,26 @@ def row_of(s: FactoryState) -> tuple[list[int], list[int]]:
 
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_row_lists_read_every_field_by_its_name(players: int) -> None:
-    """The written-out ``row_lists`` gives, state after state, ``COUNT_LISTS`` then
-    ``COUNT_INTS``, and ``SIGNED_LISTS`` then ``SIGNED_INTS``, read by name; together
-    they cover every field of the state but the counts of packages filled and of masters
-    hired (not observed)."""
+    """The written-out ``row_lists`` gives, state after state, ``COUNT_LISTS`` but the
+    packed ones (``PACKED_LISTS``, joined as bytes by ``row_parts``) then ``COUNT_INTS``,
+    and ``SIGNED_LISTS`` then ``SIGNED_INTS``, read by name; together they cover every
+    field of the state but the counts of packages filled and of masters hired (not
+    observed)."""
     fields = {*FactoryState.LISTS, *FactoryState.INTS} - {"packages_filled", "masters"}
     assert sorted((*COUNT_LISTS, *COUNT_INTS, *SIGNED_LISTS, *SIGNED_INTS)) == sorted(fields)
     game = ChocolateFactoryGame(num_players=players)
     lengths = row_lengths(game)
     states = random_states(game, 60, seed=players)
     counts, signed = row_lists(states)
-    assert counts == [x for s in states for x in row_of(s)[0]]
+    packed = sum(lengths[name] for name in PACKED_LISTS)  # the first counts, not listed
+    assert COUNT_LISTS[: len(PACKED_LISTS)] == PACKED_LISTS
+    assert counts == [x for s in states for x in row_of(s)[0][packed:]]
     assert signed == [x for s in states for x in row_of(s)[1]]
     for s in states:
         for name in (*COUNT_LISTS, *SIGNED_LISTS):
             assert len(getattr(s, name)) == lengths[name], name
+            # the packed lists are bytes as the rules keep them: ``row_parts`` joins them
+            assert isinstance(getattr(s, name), bytearray) == (name in PACKED_LISTS), name
 
 
 @pytest.mark.parametrize("big_at", [None, 0, encoding.BLOCK + 3])
@@ -143,6 +149,20 @@ def test_row_arrays_are_the_rows_one_state_a_row(big_at: int | None) -> None:
     assert signed.dtype == np.int8
     assert counts.tolist() == [row_of(s)[0] for s in states]
     assert signed.tolist() == [row_of(s)[1] for s in states]
+
+
+def test_row_arrays_take_a_state_made_by_hand_with_lists() -> None:
+    """A state whose packed lists were set to plain lists (by hand, not by the rules)
+    gives the same rows: ``row_parts`` reads them as bytes one by one."""
+    game = ChocolateFactoryGame(num_players=3)
+    states = random_states(game, 6, seed=8)
+    listed = [s.copy() for s in states]
+    for s in listed[::2]:
+        for name in PACKED_LISTS:
+            setattr(s, name, list(getattr(s, name)))
+    assert not isinstance(listed[0].dice, bytearray)
+    for got, want in zip(encoding.row_arrays(listed), encoding.row_arrays(states), strict=True):
+        assert got.tolist() == want.tolist()
 
 
 def test_station_table_rows_are_the_station_entries_encode_gives() -> None:
