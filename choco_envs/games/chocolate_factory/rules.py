@@ -308,6 +308,7 @@ class ChocolateFactoryRules(Game[FactoryState]):
         # by station, ingredient and amount missing, the pairs whose whole quantity fits
         pair_rows = pair_actions(tuple(d[DQ:DI]))
         ingredients = faces_shown(tuple(d[DI:DM]))  # only these can pair
+        machine_dice = faces_mask(tuple(d[DM:DS]))  # the machines a die shows
         pairs: list[int] = []
         machines: list[int] = []
         specials: list[int] = []
@@ -324,9 +325,7 @@ class ChocolateFactoryRules(Game[FactoryState]):
                 pairs += rows[i][missing[base + i]]
             open_machines = machine_mask[v] & ~placed[k]
             if open_machines:
-                for m in BITS[open_machines]:
-                    if d[DM + m]:
-                        machines.append(MACHINE + st * 6 + m)
+                machines += MACHINE_ROWS[st][open_machines & machine_dice]
                 if can_hire:
                     masters += MASTER_ROWS[st][open_machines]
             sp = variety_special[v]
@@ -634,6 +633,12 @@ def faces_shown(dice: tuple[int, ...]) -> tuple[int, ...]:
 
 
 @functools.cache
+def faces_mask(dice: tuple[int, ...]) -> int:
+    """The faces among ``dice`` (counts per face) that some die shows, as a bitmask."""
+    return sum(1 << face for face in faces_shown(dice))
+
+
+@functools.cache
 def pair_actions(
     quantity_dice: tuple[int, ...],
 ) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]:
@@ -650,6 +655,12 @@ def pair_actions(
     )
 
 
+#: by station and machines (a 6-bit mask: open there and shown by a die), the machine
+#: placements there, increasing
+MACHINE_ROWS = tuple(
+    tuple(tuple(MACHINE + st * 6 + m for m in BITS[mask]) for mask in range(64))
+    for st in range(STATIONS)
+)
 #: by station and open machines (a 6-bit mask), the master placements there, increasing
 MASTER_ROWS = tuple(
     tuple(tuple(MASTER + st * 6 + m for m in BITS[mask]) for mask in range(64))

@@ -348,6 +348,14 @@ MUTATIONS = [
         "        # machine die or master: same placement rule\n        if False:\n",
         "Rulings: a machine only goes to a Silver or Gold station whose recipe uses it",
     ),
+    # the legal moves' machine table: test_machine_table_offers_the_machines_apply_accepts
+    # (test_factory_speed_paths.py)
+    rule(
+        "machine_offered_without_its_die",
+        "machines += MACHINE_ROWS[st][open_machines & machine_dice]",
+        "machines += MACHINE_ROWS[st][open_machines]",
+        "Rulebook: a machine die places the machine it shows",
+    ),
     # finishing: test_silver_finishes_only_with_all_machines (test_factory_turns.py)
     rule(
         "silver_finishes_without_machines",

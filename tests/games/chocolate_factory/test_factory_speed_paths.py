@@ -30,8 +30,10 @@ from choco_envs.games.chocolate_factory.encoding import (
 from choco_envs.games.chocolate_factory.rules import (
     BITS,
     DI,
+    DM,
     DQ,
     FACES,
+    MACHINE,
     MASTER,
     MASTER_ROWS,
     PAIR,
@@ -71,6 +73,34 @@ def test_fitting_faces_are_the_pairs_apply_accepts() -> None:
                 q for q in range(FACES) if game._pair_refusal(s, k, ingredient, q) is None
             )
             assert table[miss] == accepted, (quantity_dice, miss)
+
+
+def test_machine_table_offers_the_machines_apply_accepts() -> None:
+    """For every set of machine faces on the dice and every set of machines placed at a
+    station, the machine placements offered (``MACHINE_ROWS`` of the open machines that a
+    die shows) are exactly those ``apply`` accepts (its own check)."""
+    game, s = fresh(num_players=2)
+    p = game.current_player(s)
+    stations = [st for st in range(STATIONS) if game.machine_mask[s.variety[p * 4 + st]]]
+    assert stations, "a Silver or Gold station takes machines"
+    offered_any = 0
+    for shown in range(64):
+        s.dice[DM : DM + FACES] = [shown >> m & 1 for m in range(FACES)]
+        for st in stations:
+            k = p * 4 + st
+            for placed in range(64):
+                s.placed[k] = placed & game.machine_mask[s.variety[k]]
+                offered = {
+                    a for a in game.legal_actions(s) if MACHINE <= a < MACHINE + STATIONS * 6
+                }
+                accepted = {
+                    MACHINE + st * 6 + m
+                    for m in range(FACES)
+                    if game._station_refusal(s, MACHINE + st * 6 + m) is None
+                }
+                assert {a for a in offered if (a - MACHINE) // 6 == st} == accepted
+                offered_any += len(accepted)
+    assert offered_any > 0
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
