@@ -394,9 +394,6 @@ def action_planes() -> ActionPlanes:
     )
 
 
-FLAT_BATCH_WRITES_ALL = True
-
-
 def build_encoders(game: LeChocolatRules) -> dict[str, Encoder[LeChocolatState]]:
     """The ``"flat"`` and ``"planes"`` encoders of a game (their sizes follow its flavors)."""
     writer = ObservationWriter(game)
@@ -423,7 +420,7 @@ def build_encoders(game: LeChocolatRules) -> dict[str, Encoder[LeChocolatState]]
         writer.fill_flat,
         "grid planes (35 entries each) then scalars, relative to the observer",
         fill_batch=writer.fill_flat_batch,
-        batch_writes_all=FLAT_BATCH_WRITES_ALL,
+        batch_writes_all=True,
     )
     planes = Encoder(
         "planes",
