@@ -28,6 +28,22 @@ def stored_options(game: Any) -> dict[str, Any]:
     return {k: v for k, v in game.config.items() if v is not None}
 
 
+def portable_args(args: dict[str, Any], root: Path | None = None) -> dict[str, Any]:
+    """A run's args as a file stores them: every string that is an absolute path inside
+    ``root`` (the working folder) made relative to it, so that a shipped file names no
+    folder of the machine it was trained on (``init_from``, ``runs_dir``, ...)."""
+    root = (root or Path.cwd()).resolve()
+    out: dict[str, Any] = {}
+    for key, value in args.items():
+        if isinstance(value, str) and value.startswith("/"):
+            try:
+                value = Path(value).resolve().relative_to(root).as_posix() or "."
+            except ValueError:  # outside the working folder: kept as given
+                pass
+        out[key] = value
+    return out
+
+
 def checkpoint_meta(
     game: Any,
     encoder: str,
@@ -52,7 +68,8 @@ def checkpoint_meta(
     * the tables it covers: ``seats``, for ``args`` of many tables (``RunSpec.max_players``);
     * ``steps_trained`` and the ``arena`` evaluation (per opponent);
     * ``training``: ``engine`` (default ``args.ENGINE``), ``command``, ``args`` (the run's
-      Args as a mapping), then ``training``'s entries (the engine's summary: updates,
+      Args as a mapping, paths inside the working folder relative: :func:`portable_args`),
+      then ``training``'s entries (the engine's summary: updates,
       minutes, imitation, ...), then ``curve``: the learning curve so far
       (``choco_envs.train.curves.Curve.stored``: ``{"unit", "points"}``, a point per
       evaluation, a few dozen), which ``choco ship --curves`` draws;
@@ -67,7 +84,7 @@ def checkpoint_meta(
     summary: dict[str, Any] = {
         **({"engine": engine} if engine else {}),
         **({"command": command} if command else {}),
-        **({"args": dataclasses.asdict(args)} if args is not None else {}),
+        **({"args": portable_args(dataclasses.asdict(args))} if args is not None else {}),
         **(training or {}),
         **({"curve": curve} if curve and curve.get("points") else {}),
     }

@@ -400,3 +400,29 @@ def test_rewriting_the_metadata_keeps_the_tensors_and_their_digest(toy_checkpoin
         rewrite_metadata(toy_checkpoint, bad)
     assert toy_checkpoint.read_bytes() == raw
     assert not toy_checkpoint.with_suffix(".tmp").exists()
+
+
+def test_stored_args_name_no_folder_of_the_training_machine(tmp_path: Path) -> None:
+    """A file stores its run's args with every absolute path inside the working folder
+    made relative to it (``init_from``, ``runs_dir``): a shipped file names no folder of
+    the machine it was trained on; a path outside is kept as given, other values as they
+    are."""
+    from choco_envs.train.outputs import portable_args
+
+    args = {
+        "init_from": str(tmp_path / "runs" / "a" / "final.safetensors"),
+        "runs_dir": str(tmp_path / "runs"),
+        "here": str(tmp_path),
+        "elsewhere": "/somewhere/else.yaml",
+        "relative": "configs/x.yaml",
+        "seed": 3,
+    }
+    stored = portable_args(args, root=tmp_path)
+    assert stored == {
+        "init_from": "runs/a/final.safetensors",
+        "runs_dir": "runs",
+        "here": ".",
+        "elsewhere": "/somewhere/else.yaml",
+        "relative": "configs/x.yaml",
+        "seed": 3,
+    }
