@@ -35,12 +35,10 @@ def portable_args(args: dict[str, Any], root: Path | None = None) -> dict[str, A
     root = (root or Path.cwd()).resolve()
     out: dict[str, Any] = {}
     for key, value in args.items():
-        if isinstance(value, str) and value.startswith("/"):
-            try:
-                value = Path(value).resolve().relative_to(root).as_posix() or "."
-            except ValueError:  # outside the working folder: kept as given
-                pass
-        out[key] = value
+        inside = isinstance(value, str) and value.startswith("/")
+        inside = inside and Path(value).resolve().is_relative_to(root)
+        # a path outside the working folder, or any other value, is kept as given
+        out[key] = Path(value).resolve().relative_to(root).as_posix() if inside else value
     return out
 
 
