@@ -96,16 +96,6 @@ def test_one_config_per_env_edition_and_engine() -> None:
     assert {"standard", "classic"} <= editions
 
 
-# each shipped file and the config whose run made it (its card's training command)
-SHIPPED_RECIPES = {
-    "chocolate_factory_v2/ppo_tables.safetensors": "chocolate_factory_v2/ppo_tables.yaml",
-    "chocolates_v0/ppo_tables.safetensors": "chocolates_v0/ppo_tables.yaml",
-    "chocolatiers_v1/ppo_tables_standard.safetensors": "chocolatiers_v1/ppo_tables_standard.yaml",
-    "chocolatiers_v1/ppo_tables_classic.safetensors": "chocolatiers_v1/ppo_tables_classic.yaml",
-    "le_chocolat_v0/ppo.safetensors": "le_chocolat_v0/ppo.yaml",
-}
-
-
 def _keys_as_text(value: object) -> object:
     """``value`` as the stored args hold it: through JSON (mapping keys as text, tuples as
     lists)."""
@@ -113,19 +103,23 @@ def _keys_as_text(value: object) -> object:
 
 
 def test_every_shipped_file_has_a_recipe_and_every_recipe_is_its_files_run() -> None:
-    """The config a card names is the recipe of the file as shipped: every setting the
-    config gives equals the one the file's run stored (``training.args``). A config
-    changed for an experiment after its file shipped fails here until the file is
-    replaced or the config restored (experiments override it with flags)."""
+    """Each shipped file's config (``configs/<env>/<name>.yaml``, the one its card names) is
+    the recipe of the file as shipped: every setting the config gives equals the one the
+    file's run stored (``training.args``). A config changed for an experiment after its
+    file shipped fails here until the file is replaced or the config restored
+    (experiments override it with flags)."""
     from choco_envs.policy.checkpoint import read_metadata
 
-    shipped = {f"{p.parent.name}/{p.name}" for p in (REPO / "checkpoints").glob("*/*.safetensors")}
-    assert shipped == set(SHIPPED_RECIPES)
-    for file, config in SHIPPED_RECIPES.items():
-        stored = _keys_as_text(read_metadata(REPO / "checkpoints" / file)["training"]["args"])
+    shipped = sorted((REPO / "checkpoints").glob("*/*.safetensors"))
+    assert shipped
+    for file in shipped:
+        # the recipe of checkpoints/<env>/<name>.safetensors is configs/<env>/<name>.yaml
+        config = REPO / "configs" / file.parent.name / f"{file.stem}.yaml"
+        assert config.is_file(), f"{file.name} has no recipe {config.relative_to(REPO)}"
+        stored = _keys_as_text(read_metadata(file)["training"]["args"])
         assert isinstance(stored, dict)
-        for key, value in load_yaml(REPO / "configs" / config).items():
-            assert stored.get(key) == _keys_as_text(value), (file, config, key)
+        for key, value in load_yaml(config).items():
+            assert stored.get(key) == _keys_as_text(value), (file.name, config.name, key)
 
 
 def test_every_args_field_has_a_docstring_shown_by_help(capsys: pytest.CaptureFixture[str]) -> None:
