@@ -179,6 +179,9 @@ def prepare(args: Args) -> Setup:
         tuple(planes.index) if planes else (),
         extra_inputs=inputs.extra,
         value_outputs=game.num_players,
+        action_facts=inputs.action_facts(args.action_head) if args.action_head else (),
+        facts_head_only=args.action_head_only,
+        facts_context=args.action_head_context,
     )
     try:
         check_config(net)
@@ -198,12 +201,19 @@ def prepare(args: Args) -> Setup:
             tuple(network.get("hidden", ())),
             tuple(network.get("conv_channels", ())),
             int(network.get("action_channels", 0)),
+            tuple(network.get("action_facts", ())),
+            bool(network.get("facts_head_only", False)),
+            bool(network.get("facts_context", False)),
         )
-        ours = (args.encoder, args.feature, net.hidden, net.conv_channels, net.action_channels)
+        ours = (
+            args.encoder, args.feature, net.hidden, net.conv_channels, net.action_channels,
+            tuple(net.action_facts), net.facts_head_only, net.facts_context,
+        )  # fmt: skip
         if theirs != ours:
             raise ConfigError(
                 f"init_from: {args.init_from!r} reads (encoder, feature, hidden, conv_channels, "
-                f"action_channels) {theirs}; this run's network is {ours}"
+                f"action_channels, action_facts, facts_head_only, facts_context) {theirs}; "
+                f"this run's network is {ours}"
             )
     resume = None
     if args.resume:

@@ -88,17 +88,6 @@ class Args(PPOLoss):
     """clip the value loss too"""
     target_kl: float | None = None
     """stop an update's epochs early above this approximate KL (None: never)"""
-    action_head: int = 0
-    """width of a head that scores each action from facts of its own, shared by those
-    actions (a feature function that declares per-action facts, e.g.
-    chocolatiers_takes; 0: none)"""
-    action_head_only: bool = False
-    """the per-action facts go to that head only, not into the shared torso (for facts of
-    hundreds of actions, e.g. le_chocolat_pieces)"""
-    action_head_context: bool = False
-    """that head also reads the torso's last hidden layer, so each action's facts are
-    weighed against the whole position (it starts at 0: a file widened into it plays as
-    before)"""
     league_whole_table: float = 0.0
     """probability that a game's other seats are all one bot drawn by league_bots weight
     (the arena's N-1 copies of a bot; at 4+ seats independent draws almost never are)"""
@@ -152,17 +141,6 @@ class Args(PPOLoss):
             ("margin_coef", self.margin_coef >= 0, ">= 0"),
             ("num_minibatches", 1 <= self.num_minibatches <= 10_000, "1..10000"),
             ("target_kl", self.target_kl is None or self.target_kl > 0, "None or > 0"),
-            ("action_head", 0 <= self.action_head <= 8192, "0..8192"),
-            (
-                "action_head_only",
-                not self.action_head_only or self.action_head > 0,
-                "true only with action_head > 0",
-            ),
-            (
-                "action_head_context",
-                not self.action_head_context or self.action_head > 0,
-                "true only with action_head > 0",
-            ),
             (
                 "table_weights",
                 set(self.table_weights) <= {"num_players", *self.modes}

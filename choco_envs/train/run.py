@@ -65,6 +65,17 @@ class RunSpec:
     board_actions: bool = False
     """also score actions with a 1x1 conv over the last conv layer, at the board
     positions the encoder's action planes give them (planes, conv_channels; Le Chocolat)"""
+    action_head: int = 0
+    """width of a head that scores each action from facts of its own, shared by those
+    actions (a feature function that declares per-action facts, e.g.
+    chocolatiers_takes; 0: none)"""
+    action_head_only: bool = False
+    """the per-action facts go to that head only, not into the shared torso (for facts of
+    hundreds of actions, e.g. le_chocolat_pieces)"""
+    action_head_context: bool = False
+    """that head also reads the torso's last hidden layer, so each action's facts are
+    weighed against the whole position (it starts at 0: a file widened into it plays as
+    before)"""
     # ------------------------------------------------------------ budget and learning
     seed: int = 1
     """seed of the games, the league, the search and torch"""
@@ -148,6 +159,17 @@ class RunSpec:
                 not self.board_actions or bool(self.conv_channels),
                 "true only with conv_channels",
             ),  # fmt: skip
+            ("action_head", 0 <= self.action_head <= 8192, "0..8192"),
+            (
+                "action_head_only",
+                not self.action_head_only or self.action_head > 0,
+                "true only with action_head > 0",
+            ),
+            (
+                "action_head_context",
+                not self.action_head_context or self.action_head > 0,
+                "true only with action_head > 0",
+            ),
             ("total_timesteps", self.total_timesteps >= 0, ">= 0"),
             ("max_minutes", self.max_minutes >= 0, ">= 0"),
             ("learning_rate", 0 < self.learning_rate <= 1, "in (0, 1]"),

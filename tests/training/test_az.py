@@ -15,6 +15,7 @@ import pytest
 from choco_envs import bots
 from choco_envs.bots.base import AgentView
 from choco_envs.core.errors import CheckpointError, ConfigError
+from choco_envs.policy.features import PolicyInputs
 from choco_envs.policy.search import GumbelSearch, Root, SearchConfig, completed_q
 from choco_envs.registry import make_game
 from choco_envs.train.az_speed import settings
@@ -300,6 +301,50 @@ def test_choco_train_engine_az_writes_a_file_the_az_and_policy_bots_play(tmp_pat
         "chocolates_v0", [f"az:checkpoint={path}", f"policy:{path}"], games=2, progress=False
     )
     assert report["games_played"] == 2
+
+
+def test_the_az_engine_trains_the_networks_ppo_trains_a_head_over_action_facts_included(
+    tmp_path: Path,
+) -> None:
+    """One run description for both engines: a PPO file with a head over per-action facts
+    (``action_head``, ``action_head_context``) starts an az run with the same settings,
+    whose file keeps that head and its policy (the value head is fitted afresh); a start
+    file whose head differs from the run's is refused in one line naming both."""
+    import torch
+
+    from choco_envs.policy.checkpoint import load_policy
+    from choco_envs.train import az, ppo
+
+    base = dict(
+        env_id="chocolatiers_v1", options={"num_players": 2, "edition": "standard"},
+        hidden=(16,), feature="chocolatiers_takes", action_head=8, action_head_context=True,
+        final_eval_games=0, track=False, progress=False, runs_dir=str(tmp_path),
+    )  # fmt: skip
+    headed = ppo.train(
+        ppo.Args(
+            **base, total_timesteps=100, num_envs=2, num_steps=2, eval_every=0,
+            league_self_play=1.0, league_past=0.0, league_bots={}, run_name="headed",
+        )
+    )  # fmt: skip
+    searched = az.train(
+        az.Args(
+            **base, init_from=str(headed), total_games=2, num_games=2, simulations=2,
+            max_considered=2, play_simulations=2, learning_rate=1e-9, eval_games=2,
+            eval_every_minutes=60.0, run_name="az",
+        )
+    )  # fmt: skip
+    old, meta = load_policy(headed, "chocolatiers_v1")
+    new, _ = load_policy(searched, "chocolatiers_v1")
+    assert new.config.action_facts == old.config.action_facts and new.config.facts_context
+    assert new.config.value_outputs == 2
+    game = make_game("chocolatiers_v1", num_players=2, edition="standard")
+    s = game.new_state(random.Random(3))
+    x = torch.from_numpy(PolicyInputs.of_checkpoint(game, meta).encode(s, s.player)[None])
+    mask = torch.from_numpy(game.legal_mask(s)[None].astype(bool))
+    with torch.no_grad():
+        torch.testing.assert_close(old(x, mask)[0], new(x, mask)[0], atol=1e-3, rtol=0)
+    with pytest.raises(ConfigError, match="action_facts, facts_head_only, facts_context"):
+        az.prepare(az.Args(**{**base, "action_head": 4}, init_from=str(headed), max_minutes=1))
 
 
 def test_bad_az_args_are_one_line_errors(tmp_path: Path) -> None:

@@ -204,6 +204,38 @@ def test_chocolates_truth_is_the_chance_given_the_face_up_chocolates() -> None:
     assert inputs.metadata() == {"name": "chocolates_truth", "version": 1, "size": 29 + 9 + 2}
 
 
+def test_chocolates_truth_of_a_batch_is_each_observations_own(monkeypatch) -> None:
+    """The tables a batch does not find in the cache are dealt and scored together; each
+    row is bit for bit what the observation alone gives, also when the cache fills and is
+    cleared in the middle of a batch (a fresh function every time: nothing cached)."""
+    import random
+
+    import numpy as np
+
+    import choco_envs.games.chocolates.features as chocolates_features
+    from choco_envs.registry import make_game
+
+    game = make_game("chocolates_v0", num_players=3)
+    flat = game.encoder("flat")
+    rng = random.Random(2)
+    rows = []
+    for _ in range(4):
+        s = game.new_state(rng)
+        while not game.is_over(s):
+            rows.append(flat.encode(s, game.current_player(s)))
+            game.apply(s, rng.choice(game.legal_actions(s)), rng)
+    obs = np.stack(rows + rows[:7])  # repeated tables too
+    alone = np.concatenate(
+        [chocolates_features.TRUTH.build(game, "flat").compute(row[None]) for row in obs]
+    )
+    monkeypatch.setattr(chocolates_features, "TRUTH_CACHE", 5)
+    compute = chocolates_features.TRUTH.build(game, "flat").compute
+    # batches of 4 overlapping the last: each holds cached tables and new ones
+    batched = [compute(obs[max(0, i - 1) : i + 3])[min(i, 1) :] for i in range(0, len(obs), 3)]
+    assert np.array_equal(np.concatenate(batched)[: len(obs)], alone)
+    assert len({row.tobytes() for row in obs}) > 5  # the cache was cleared on the way
+
+
 def test_chocolates_truth_refuses_other_envs() -> None:
     import pytest
 

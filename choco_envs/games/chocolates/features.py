@@ -52,11 +52,9 @@ def _truth(game: Game[Any], encoder: str) -> Features:
     )
     cache: dict[bytes, np.ndarray] = {}
 
-    def truth(face_up: np.ndarray) -> np.ndarray:
-        """(29,) chances from one observation's 21 x 10 chocolate block."""
-        key = face_up.tobytes()
-        if key in cache:
-            return cache[key]
+    def deals(key: bytes, face_up: np.ndarray) -> np.ndarray:
+        """(TRUTH_SAMPLES, 21) layouts: the face-up chocolates where they lie, the unseen
+        ones dealt to the face-down places in an order seeded by the table (``key``)."""
         up = face_up[:, FACE_UP_AT] > 0.5
         kinds = face_up[:, TYPE_AT].argmax(1) * NUM_SHAPES + face_up[:, SHAPE_AT].argmax(1)
         unseen = full_set - np.bincount(kinds[up], minlength=full_set.size)
@@ -67,17 +65,41 @@ def _truth(game: Game[Any], encoder: str) -> Features:
             seed = int.from_bytes(hashlib.sha256(key).digest()[:8], "little")
             order = np.random.default_rng(seed).random((TRUTH_SAMPLES, hidden.size)).argsort(1)
             layouts[:, hidden] = pool[order]
-        p = card_truth_matrix(layouts).mean(axis=0)
-        if len(cache) >= TRUTH_CACHE:
-            cache.clear()
-        cache[key] = p
-        return p
+        return layouts
+
+    def truths(face_ups: list[np.ndarray]) -> list[np.ndarray]:
+        """(29,) chances from each observation's 21 x 10 chocolate block; the tables not
+        in the cache are scored together, in one call of the rules' card_truth_matrix
+        (its cost is mostly per call, not per layout)."""
+        keys = [face_up.tobytes() for face_up in face_ups]
+        found: dict[bytes, np.ndarray] = {}
+        missing: dict[bytes, np.ndarray] = {}
+        for key, face_up in zip(keys, face_ups, strict=True):
+            if key in cache:
+                found[key] = cache[key]
+            elif key not in missing:
+                missing[key] = face_up
+        if missing:
+            layouts = np.concatenate([deals(k, f) for k, f in missing.items()])
+            truth = card_truth_matrix(layouts).reshape(len(missing), TRUTH_SAMPLES, -1)
+            if len(cache) + len(missing) > TRUTH_CACHE:
+                cache.clear()
+            for key, p in zip(missing, truth.mean(axis=1), strict=True):
+                cache[key] = found[key] = p
+        return [found[key] for key in keys]
 
     def compute(obs: np.ndarray) -> np.ndarray:
         out = np.zeros((obs.shape[0], NUM_CARDS + 3 * DISPLAY_SIZE + players), dtype=np.float32)
-        for i, row in enumerate(obs.reshape(obs.shape[0], -1)):
-            chocolates = np.concatenate([row[at["grid"]], row[at["beside"]]])
-            p = truth(chocolates.reshape(NUM_CHOCOLATES, CELL_FEATURES))
+        rows = obs.reshape(obs.shape[0], -1)
+        chances = truths(
+            [
+                np.concatenate([row[at["grid"]], row[at["beside"]]]).reshape(
+                    NUM_CHOCOLATES, CELL_FEATURES
+                )
+                for row in rows
+            ]
+        )
+        for i, (row, p) in enumerate(zip(rows, chances, strict=True)):
             worth = expected_side_points(p)
             out[i, :NUM_CARDS] = p
             display = row[at["display_cards"]].reshape(DISPLAY_SIZE, NUM_CARDS)

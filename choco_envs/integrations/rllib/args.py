@@ -52,6 +52,9 @@ class Args(PPOLoss):
         "feature": "the network reads the encoder's observation alone",
         "conv_channels": "its network is an MLP: hidden",
         "board_actions": "its network is an MLP: hidden",
+        "action_head": "its network is an MLP: hidden",
+        "action_head_only": "its network is an MLP: hidden",
+        "action_head_context": "its network is an MLP: hidden",
         "init_from": "a run starts from a fresh network",
         "resume": "a run starts from a fresh network",
     }
