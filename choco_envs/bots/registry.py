@@ -237,6 +237,11 @@ AZ_OPTIONS = {
         ),
         BotOption("noise", number_parser(float, 0.0, 10.0), "Gumbel noise scale at the root"),
         BotOption(
+            "considered",
+            number_parser(int, 1, 4096),
+            "actions the Gumbel root considers (1..4096; default: the file's, else 16)",
+        ),
+        BotOption(
             "c_scale",
             number_parser(float, 0.0, 100.0),
             "weight of the searched values against the network's priors (0..100; default: "
@@ -277,6 +282,7 @@ def make_az(
         seconds=options.get("time"),
         gumbel_scale=options.get("noise", 0.0),
         c_scale=options.get("c_scale"),
+        max_considered=options.get("considered"),
     )
     bot.reset(seed)
     return bot

@@ -105,7 +105,8 @@ class AZBot(Bot):
     stored search, else the game's ``search_simulations`` for a PPO network, else
     :data:`DEFAULT_SIMULATIONS`) or ``seconds`` a move (then the
     budget follows the measured time per simulation); ``gumbel_scale`` 0 plays the
-    search's best action without exploration noise."""
+    search's best action without exploration noise; ``max_considered`` (None: the file's
+    stored search, else 16) bounds the root actions Gumbel selection considers."""
 
     name = "az"
 
@@ -118,6 +119,7 @@ class AZBot(Bot):
         gumbel_scale: float = 0.0,
         seed: int | None = None,
         c_scale: float | None = None,
+        max_considered: int | None = None,
     ) -> None:
         import torch
 
@@ -136,7 +138,7 @@ class AZBot(Bot):
         self.seconds = seconds
         self.config = SearchConfig(
             simulations=self.simulations,
-            max_considered=int(stored.get("max_considered", 16)),
+            max_considered=max_considered or int(stored.get("max_considered", 16)),
             gumbel_scale=gumbel_scale,
             c_visit=float(stored.get("c_visit", 50.0)),
             c_scale=c_scale if c_scale is not None else self._c_scale(stored),

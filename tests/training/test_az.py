@@ -522,6 +522,24 @@ def test_az_searches_with_the_shipped_az_file_else_the_shipped_ppo_network(tmp_p
     )
 
 
+def test_the_az_bot_considers_the_root_actions_its_spec_names(tmp_path):
+    """``az:considered=N`` bounds the actions the Gumbel root considers (the file's stored
+    ``max_considered`` without it); out of range it is refused naming what is allowed."""
+    path = save_az(tmp_path, "chocolates_v0")
+    assert bots.make(f"az:checkpoint={path}", env_id="chocolates_v0").config.max_considered == 16
+    wide = bots.make(f"az:checkpoint={path},considered=48", env_id="chocolates_v0", seed=1)
+    assert wide.config.max_considered == 48
+    game = make_game("chocolates_v0", num_players=2)
+    s = game.new_state(random.Random(4))
+    seat = game.current_player(s)
+    view = AgentView(game, s, seat, game.encoder("flat").encode(s, seat), game.legal_mask(s))
+    result = wide.search(view)
+    narrow = bots.make(f"az:checkpoint={path},considered=2", env_id="chocolates_v0", seed=1)
+    assert (result.visits > 0).sum() > 2 >= (narrow.search(view).visits > 0).sum()
+    with pytest.raises(ConfigError, match="considered.*1..4096"):
+        bots.make(f"az:checkpoint={path},considered=0", env_id="chocolates_v0")
+
+
 def test_the_az_bot_respects_its_time_budget(tmp_path):
     """``az:time=S``: the budget follows the measured time per simulation."""
     import time
