@@ -79,6 +79,11 @@ class Args(RunSpec):
     """gradient passes over each new decision, on average"""
     value_coef: float = 1.0
     """weight of the value loss"""
+    value_mix: float = 0.0
+    """weight of the search's value in the value target: the deciding seat's target is
+    (1 - value_mix) x its outcome + value_mix x the searched value of the action it played
+    (in a two-seat game of zero-sum outcomes the other seat's is its negation; other
+    seats keep their outcomes); 0: the outcomes alone"""
     moves_per_iteration: int = 8
     """lockstep decisions of every game between learning phases"""
     total_games: int = 0
@@ -119,6 +124,7 @@ class Args(RunSpec):
             rules.append((name, value > 0, "a number > 0"))
         for name in ("weight_decay", "value_coef", "c_visit", "c_scale"):
             rules.append((name, getattr(self, name) >= 0, "a number >= 0"))
+        rules.append(("value_mix", 0 <= self.value_mix <= 1, "a number in [0, 1]"))
         rules += [
             ("search_eval_games", self.search_eval_games >= 0, ">= 0"),
             ("total_games", self.total_games >= 0, ">= 0"),
@@ -257,6 +263,20 @@ class _Decision:
     mask: np.ndarray
     policy: np.ndarray
     seat: int
+    searched: float  # the search's value of the action played, for ``seat``, in [-1, 1]
+
+
+def value_target(returns: list[float], seat: int, searched: float, mix: float) -> np.ndarray:
+    """Every seat's value target of one decision, in the deciding seat's order (own seat
+    first): the outcomes, the deciding seat's mixed with the search's value by ``mix``
+    (and, in a two-seat game whose outcomes sum to zero, the other seat's its negation)."""
+    n = len(returns)
+    target = np.array([returns[(seat + k) % n] for k in range(n)], np.float32)
+    if mix:
+        target[0] = (1.0 - mix) * target[0] + mix * searched
+        if n == 2 and abs(returns[0] + returns[1]) < 1e-9:
+            target[1] = -target[0]
+    return target
 
 
 class SelfPlay:
@@ -285,11 +305,9 @@ class SelfPlay:
     def _finish(self, i: int, replay: Replay) -> None:
         game, s = self.game, self.states[i]
         returns = [float(r) for r in game.returns(s)]
-        n = len(returns)
         for d in self.pending[i]:
-            replay.add(
-                d.x, d.mask, d.policy, np.array([returns[(d.seat + k) % n] for k in range(n)])
-            )
+            target = value_target(returns, d.seat, d.searched, self.args.value_mix)
+            replay.add(d.x, d.mask, d.policy, target)
         self.pending[i] = []
         self.games_done += 1
         self.states[i] = game.new_state(self.rngs[i])
@@ -324,7 +342,9 @@ class SelfPlay:
             policy = np.zeros(game.num_actions, np.float32)
             policy[result.legal] = result.policy
             x = self.inputs.encode(s, root.player)  # the seat's own observation
-            self.pending[i].append(_Decision(x, mask, policy, root.player))
+            self.pending[i].append(
+                _Decision(x, mask, policy, root.player, float(result.search_value))
+            )
             game.apply(s, result.action, self.rngs[i])
             self.decisions += 1
 

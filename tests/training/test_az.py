@@ -347,6 +347,21 @@ def test_the_az_engine_trains_the_networks_ppo_trains_a_head_over_action_facts_i
         az.prepare(az.Args(**{**base, "action_head": 4}, init_from=str(headed), max_minutes=1))
 
 
+def test_the_value_target_mixes_the_deciding_seats_outcome_with_the_searched_value() -> None:
+    """``value_mix``: the deciding seat's target is (1 - mix) x outcome + mix x the search's
+    value, own seat first; a two-seat zero-sum game's other seat is its negation; with more
+    seats the others keep their outcomes; 0 leaves the outcomes alone."""
+    from choco_envs.train.az import Args, value_target
+
+    assert value_target([1.0, -1.0], 1, 0.5, 0.0).tolist() == [-1.0, 1.0]
+    assert value_target([1.0, -1.0], 1, 0.5, 0.25).tolist() == [-0.625, 0.625]
+    assert value_target([1.0, -1.0], 0, -1.0, 1.0).tolist() == [-1.0, 1.0]
+    three = value_target([1.0, -1.0, -1.0], 2, 0.2, 0.5)
+    np.testing.assert_allclose(three, [-0.4, 1.0, -1.0])
+    with pytest.raises(ConfigError, match=r"value_mix=1.5 is not allowed; allowed: a number in \[0, 1\]"):
+        Args(value_mix=1.5, max_minutes=1.0).check()
+
+
 def test_bad_az_args_are_one_line_errors(tmp_path: Path) -> None:
     from choco_envs.train.az import Args, prepare
 
