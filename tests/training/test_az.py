@@ -358,7 +358,9 @@ def test_the_value_target_mixes_the_deciding_seats_outcome_with_the_searched_val
     assert value_target([1.0, -1.0], 0, -1.0, 1.0).tolist() == [-1.0, 1.0]
     three = value_target([1.0, -1.0, -1.0], 2, 0.2, 0.5)
     np.testing.assert_allclose(three, [-0.4, 1.0, -1.0])
-    with pytest.raises(ConfigError, match=r"value_mix=1.5 is not allowed; allowed: a number in \[0, 1\]"):
+    with pytest.raises(
+        ConfigError, match=r"value_mix=1.5 is not allowed; allowed: a number in \[0, 1\]"
+    ):
         Args(value_mix=1.5, max_minutes=1.0).check()
 
 
