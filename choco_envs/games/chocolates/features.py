@@ -70,7 +70,7 @@ def _truth(game: Game[Any], encoder: str) -> Features:
     def truths(face_ups: list[np.ndarray]) -> list[np.ndarray]:
         """(29,) chances from each observation's 21 x 10 chocolate block; the tables not
         in the cache are scored together, in one call of the rules' card_truth_matrix
-        (its cost is mostly per call, not per layout)."""
+        (a good part of its cost is per call, not per layout)."""
         keys = [face_up.tobytes() for face_up in face_ups]
         found: dict[bytes, np.ndarray] = {}
         missing: dict[bytes, np.ndarray] = {}
