@@ -28,7 +28,14 @@ The loop, top to bottom:
 
 The network (``choco_envs.policy.net.ActorCritic`` with one value output per seat) reads
 only the seat's policy input; ``init_from`` starts it from a trained policy file of the
-same inputs (its policy; the value head starts fresh). A run writes under
+same inputs (its policy; the value head starts fresh where the file's has another number
+of outputs). With ``player_counts`` (and ``modes``) one network plays every table: it
+reads the seat-padded input of the largest (``choco_envs.policy.seats``) and has one value
+output, the reading seat's (the search asks it once per seat of a leaf); the lockstep
+games share the tables by ``table_weights``, each table's leaves in one forward pass, and
+the final evaluation also plays each other player count (``arena_tables``). Such a run
+starts from a seat-padded file of the same tables (a shipped ``ppo_tables`` file: its
+policy and its value). A run writes under
 ``runs/<run_name>/``; ``choco ship`` is the only way into ``checkpoints/``.
 """
 
@@ -100,8 +107,6 @@ class Args(RunSpec):
 
     ENGINE: ClassVar[str] = "az"
     NOT_READ: ClassVar[dict[str, str]] = {
-        "player_counts": "it plays the one table of options",
-        "modes": "it plays the one table of options",
         "total_timesteps": "its budget is max_minutes and total_games",
         "update_epochs": "reuse sets the gradient passes over each decision",
         "league_self_play": "every seat is the searched network",
@@ -126,6 +131,12 @@ class Args(RunSpec):
             rules.append((name, getattr(self, name) >= 0, "a number >= 0"))
         rules.append(("value_mix", 0 <= self.value_mix <= 1, "a number in [0, 1]"))
         rules += [
+            (
+                "num_games",
+                self.num_games >= len(self.env_tables()),
+                f"at least one game per table ({len(self.env_tables())} tables, "
+                "table_weights counted)",
+            ),
             ("search_eval_games", self.search_eval_games >= 0, ">= 0"),
             ("total_games", self.total_games >= 0, ">= 0"),
             (
@@ -147,11 +158,12 @@ class Args(RunSpec):
 # ---------------------------------------------------------------- setup
 @dataclass
 class Setup:
-    game: Any
-    inputs: Any
+    game: Any  # the largest table's game (the file's options)
+    inputs: Any  # its policy inputs (seat-padded with player_counts or modes)
     net: Any
     start: Path | None  # a policy file whose policy starts the network
     resume: Path | None  # a latest.safetensors to continue
+    tables: list[tuple[Any, Any]]  # every table's (game, policy inputs), as args.tables()
 
 
 def prepare(args: Args) -> Setup:
@@ -163,13 +175,21 @@ def prepare(args: Args) -> Setup:
     from choco_envs.registry import make_game
 
     args.check()
-    game = make_game(args.env_id, **args.options)
+    table_games = [make_game(args.env_id, **t) for t in args.tables()]  # ConfigError
+    if args.max_players:
+        game = make_game(args.env_id, **{**args.options, "num_players": args.max_players})
+    else:
+        game = table_games[0]
     if args.encoder not in game.encoders:
         raise ConfigError(
             f"encoder={args.encoder!r} is not allowed for {args.env_id}; allowed: "
             + ", ".join(game.encoders)
         )
-    inputs = PolicyInputs(game, args.encoder, args.feature)
+    inputs = PolicyInputs(game, args.encoder, args.feature, args.max_players, args.mode_marks)
+    tables = [
+        (g, PolicyInputs(g, args.encoder, args.feature, args.max_players, args.mode_marks))
+        for g in table_games
+    ]
     planes = inputs.encoder.action_planes if args.board_actions else None
     if args.board_actions and planes is None:
         raise ConfigError(
@@ -184,7 +204,7 @@ def prepare(args: Args) -> Setup:
         len(planes.channels) if planes else 0,
         tuple(planes.index) if planes else (),
         extra_inputs=inputs.extra,
-        value_outputs=game.num_players,
+        value_outputs=value_outputs(args, game),
         action_facts=inputs.action_facts(args.action_head) if args.action_head else (),
         facts_head_only=args.action_head_only,
         facts_context=args.action_head_context,
@@ -210,16 +230,19 @@ def prepare(args: Args) -> Setup:
             tuple(network.get("action_facts", ())),
             bool(network.get("facts_head_only", False)),
             bool(network.get("facts_context", False)),
+            int((meta.get("seats") or {}).get("max_players", 0)),
+            bool((meta.get("seats") or {}).get("mode_marks", False)),
         )
         ours = (
             args.encoder, args.feature, net.hidden, net.conv_channels, net.action_channels,
             tuple(net.action_facts), net.facts_head_only, net.facts_context,
+            args.max_players, bool(args.mode_marks),
         )  # fmt: skip
         if theirs != ours:
             raise ConfigError(
                 f"init_from: {args.init_from!r} reads (encoder, feature, hidden, conv_channels, "
-                f"action_channels, action_facts, facts_head_only, facts_context) {theirs}; "
-                f"this run's network is {ours}"
+                f"action_channels, action_facts, facts_head_only, facts_context, max_players, "
+                f"mode_marks) {theirs}; this run's network is {ours}"
             )
     resume = None
     if args.resume:
@@ -228,7 +251,23 @@ def prepare(args: Args) -> Setup:
             resume = resume / "latest.safetensors"
         check_compatible(read_metadata(resume), resume, args.env_id, dict(game.config))
     args.check_outside_shipped(args.final_path, args.run_dir)
-    return Setup(game, inputs, net, start, resume)
+    return Setup(game, inputs, net, start, resume, tables)
+
+
+def table_slots(args: Args) -> list[int]:
+    """Which table (an index of ``args.tables()``) each of the ``num_games`` lockstep
+    games plays: game ``i`` plays ``env_tables()[i % len]``, so ``table_weights`` set
+    the tables' shares of the games as in the ppo engine."""
+    tables = args.tables()
+    weighted = [tables.index(t) for t in args.env_tables()]
+    return [weighted[i % len(weighted)] for i in range(args.num_games)]
+
+
+def value_outputs(args: Args, game: Any) -> int:
+    """The network's value outputs: one per seat at one table; one (the value of the
+    seat that reads the input) for a network of many tables (player_counts or modes),
+    whose input is seat-padded and whose seat counts differ from table to table."""
+    return 1 if args.max_players else game.num_players
 
 
 # ---------------------------------------------------------------- replay buffer
@@ -281,33 +320,46 @@ def value_target(returns: list[float], seat: int, searched: float, mix: float) -
 
 class SelfPlay:
     """``num_games`` games in lockstep, every decision searched; finished games'
-    decisions go to the replay buffer with their outcomes."""
+    decisions go to the replay buffer with their outcomes. ``tables``: every table's
+    (game, policy inputs, leaf evaluator); game ``i`` plays ``tables[slots[i]]``, each
+    table's leaves evaluated in one forward pass. ``value_width``: the value outputs the
+    targets fill (every seat's, own first; or the deciding seat's alone)."""
 
-    def __init__(self, game: Any, inputs: Any, evaluator: Any, args: Args, seed: int) -> None:
+    def __init__(
+        self,
+        tables: list[tuple[Any, Any, Any]],
+        slots: list[int],
+        args: Args,
+        seed: int,
+        value_width: int,
+    ) -> None:
         from choco_envs.policy.search import GumbelSearch, SearchConfig
 
-        self.game, self.inputs, self.args = game, inputs, args
+        self.tables, self.slots, self.args = tables, slots, args
+        self.value_width = value_width
         config = SearchConfig(
             args.simulations, args.max_considered, 1.0, args.c_visit, args.c_scale
         )
-        self.search = GumbelSearch(game, evaluator, config, seed=seed)
+        self.searches = [
+            GumbelSearch(game, evaluator, config, seed=seed + 7919 * t)
+            for t, (game, _, evaluator) in enumerate(tables)
+        ]
         self.rng = random.Random(seed)
-        self.states = [game.new_state(self._game_rng(i)) for i in range(args.num_games)]
+        self.states = [
+            tables[t][0].new_state(random.Random(self.rng.randrange(2**62))) for t in slots
+        ]
         self.rngs = [random.Random(self.rng.randrange(2**62)) for _ in self.states]
         self.pending: list[list[_Decision]] = [[] for _ in self.states]
         self.games_done = 0
         self.decisions = 0
         self.simulations = 0
 
-    def _game_rng(self, i: int) -> random.Random:
-        return random.Random(self.rng.randrange(2**62))
-
     def _finish(self, i: int, replay: Replay) -> None:
-        game, s = self.game, self.states[i]
+        game, s = self.tables[self.slots[i]][0], self.states[i]
         returns = [float(r) for r in game.returns(s)]
         for d in self.pending[i]:
             target = value_target(returns, d.seat, d.searched, self.args.value_mix)
-            replay.add(d.x, d.mask, d.policy, target)
+            replay.add(d.x, d.mask, d.policy, target[: self.value_width])
         self.pending[i] = []
         self.games_done += 1
         self.states[i] = game.new_state(self.rngs[i])
@@ -316,8 +368,10 @@ class SelfPlay:
         """One searched decision in every game (forced moves are played on the way)."""
         from choco_envs.policy.search import Root
 
-        game, roots, slots = self.game, [], []
-        for i, s in enumerate(self.states):
+        by_table: list[tuple[list[Root], list[int]]] = [([], []) for _ in self.tables]
+        for i in range(len(self.states)):
+            game = self.tables[self.slots[i]][0]
+            s = self.states[i]
             while True:
                 if game.is_over(s):
                     self._finish(i, replay)
@@ -329,24 +383,34 @@ class SelfPlay:
                 game.apply(s, legal[0], self.rngs[i])
             seat = game.current_player(s)
 
-            def draw(rng: random.Random, s: Any = s, seat: int = seat) -> Any:
+            def draw(rng: random.Random, s: Any = s, seat: int = seat, game: Any = game) -> Any:
                 return game.determinize(s, seat, rng)
 
+            roots, slots = by_table[self.slots[i]]
             roots.append(Root(draw, seat, legal))
             slots.append(i)
-        results = self.search.run(roots)
-        self.simulations += self.search.last_simulations
-        for i, root, result in zip(slots, roots, results, strict=True):
-            s = self.states[i]
-            mask = game.legal_mask(s)
-            policy = np.zeros(game.num_actions, np.float32)
-            policy[result.legal] = result.policy
-            x = self.inputs.encode(s, root.player)  # the seat's own observation
-            self.pending[i].append(
-                _Decision(x, mask, policy, root.player, float(result.search_value))
-            )
-            game.apply(s, result.action, self.rngs[i])
-            self.decisions += 1
+        for t, (roots, slots) in enumerate(by_table):
+            if not roots:
+                continue
+            game, inputs, _ = self.tables[t]
+            results = self.searches[t].run(roots)
+            self.simulations += self.searches[t].last_simulations
+            # the seats' own observations, before the searched actions are played
+            obs = [
+                inputs.encoder.encode(self.states[i], r.player)
+                for i, r in zip(slots, roots, strict=True)
+            ]
+            xs = inputs.from_observations(np.stack(obs))
+            for i, root, result, x in zip(slots, roots, results, xs, strict=True):
+                s = self.states[i]
+                mask = game.legal_mask(s)
+                policy = np.zeros(game.num_actions, np.float32)
+                policy[result.legal] = result.policy
+                self.pending[i].append(
+                    _Decision(x, mask, policy, root.player, float(result.search_value))
+                )
+                game.apply(s, result.action, self.rngs[i])
+                self.decisions += 1
 
 
 # ---------------------------------------------------------------- learning
@@ -373,17 +437,60 @@ def learn(model: Any, optimizer: Any, replay: Replay, steps: int, args: Args, ge
     return {k: v / max(1, steps) for k, v in totals.items()}
 
 
-def warm_value(model: Any, game: Any, inputs: Any, games: int, args: Args) -> float:
+def warm_value(model: Any, tables: list[tuple[Any, Any]], games: int, args: Args) -> float:
     """Fit the value head to the outcomes of ``games`` games of the network's own policy
-    (moves sampled from it, every seat) before the search trusts its values, the policy
-    kept by a KL term to its starting self. Returns the final mean squared error."""
+    (moves sampled from it, every seat; the games shared among ``tables``, each a
+    (game, policy inputs)) before the search trusts its values, the policy kept by a KL
+    term to its starting self. Returns the final mean squared error."""
     import torch
 
     rng = random.Random(args.seed + 7)
     gen = torch.Generator().manual_seed(args.seed)
-    n = game.num_players
+    outputs = model.config.value_outputs
     xs: list[np.ndarray] = []
     targets: list[np.ndarray] = []
+    for t, (game, inputs) in enumerate(tables):
+        share = games // len(tables) + (1 if t < games % len(tables) else 0)
+        _play_own_games(model, game, inputs, share, rng, gen, xs, targets, outputs)
+    x_all = torch.from_numpy(np.stack(xs))
+    z_all = torch.from_numpy(np.stack(targets))
+    num_actions = model.config.num_actions
+    full = torch.ones((1, num_actions), dtype=torch.bool)
+    with torch.no_grad():
+        start_logp = model(x_all, full.expand(len(xs), -1))[0].log_softmax(-1)
+    optimizer = torch.optim.Adam(model.parameters(), lr=3e-4)
+    loss = torch.tensor(0.0)
+    model.train()
+    for _ in range(max(300, 6 * len(xs) // 256)):
+        idx = torch.randint(0, len(xs), (256,), generator=gen)
+        logits, v = model(x_all[idx], full.expand(len(idx), -1))
+        loss = ((torch.tanh(v.reshape(len(idx), outputs)) - z_all[idx]) ** 2).mean()
+        # keep the started policy: KL(start || now) on the same inputs
+        keep = (start_logp[idx].exp() * (start_logp[idx] - logits.log_softmax(-1))).sum(-1)
+        optimizer.zero_grad()
+        (loss + keep.mean()).backward()
+        optimizer.step()
+    model.eval()
+    return float(loss.detach())
+
+
+def _play_own_games(
+    model: Any,
+    game: Any,
+    inputs: Any,
+    games: int,
+    rng: random.Random,
+    gen: Any,
+    xs: list[np.ndarray],
+    targets: list[np.ndarray],
+    outputs: int,
+) -> None:
+    """``games`` games of ``game`` with moves sampled from ``model`` in every seat; each
+    decision's input to ``xs`` and its seat's outcomes (own first, the first ``outputs``)
+    to ``targets``."""
+    import torch
+
+    n = game.num_players
     width = min(games, 256)
     played = 0
     while played < games:
@@ -392,7 +499,8 @@ def warm_value(model: Any, game: Any, inputs: Any, games: int, args: Args) -> fl
         live = list(range(len(states)))
         while live:
             players = [game.current_player(states[i]) for i in live]
-            x = np.stack([inputs.encode(states[i], p) for i, p in zip(live, players, strict=True)])
+            obs = [inputs.encoder.encode(states[i], p) for i, p in zip(live, players, strict=True)]
+            x = inputs.from_observations(np.stack(obs))  # one call: features batch
             mask = np.stack([game.legal_mask(states[i]) for i in live])
             with torch.no_grad():
                 logits, _ = model(torch.from_numpy(x), torch.from_numpy(mask))
@@ -405,54 +513,57 @@ def warm_value(model: Any, game: Any, inputs: Any, games: int, args: Args) -> fl
             r = game.returns(s)
             for x_row, p in trail[i]:
                 xs.append(x_row)
-                targets.append(np.array([r[(p + k) % n] for k in range(n)], np.float32))
+                targets.append(np.array([r[(p + k) % n] for k in range(outputs)], np.float32))
         played += len(states)
-    x_all = torch.from_numpy(np.stack(xs))
-    z_all = torch.from_numpy(np.stack(targets))
-    full = torch.ones((1, game.num_actions), dtype=torch.bool)
-    with torch.no_grad():
-        start_logp = model(x_all, full.expand(len(xs), -1))[0].log_softmax(-1)
-    optimizer = torch.optim.Adam(model.parameters(), lr=3e-4)
-    loss = torch.tensor(0.0)
-    model.train()
-    for _ in range(max(300, 6 * len(xs) // 256)):
-        idx = torch.randint(0, len(xs), (256,), generator=gen)
-        logits, v = model(x_all[idx], full.expand(len(idx), -1))
-        loss = ((torch.tanh(v.reshape(len(idx), n)) - z_all[idx]) ** 2).mean()
-        # keep the started policy: KL(start || now) on the same inputs
-        keep = (start_logp[idx].exp() * (start_logp[idx] - logits.log_softmax(-1))).sum(-1)
-        optimizer.zero_grad()
-        (loss + keep.mean()).backward()
-        optimizer.step()
-    model.eval()
-    return float(loss.detach())
 
 
 # ---------------------------------------------------------------- evaluation
-def evaluate_network(model: Any, args: Args, games: int, seed: int) -> dict[str, Any]:
+def evaluate_network(
+    model: Any, args: Args, games: int, seed: int, options: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The network alone against each of ``eval_opponents`` at the options' table (or
+    ``options``: another table of a run of many)."""
     from choco_envs.train.evaluate import evaluate
 
+    table = args.options if options is None else options
     return {
         opp: evaluate(
-            model, args.env_id, args.options, args.encoder, opp, games, seed, args.feature
-        )
+            model,
+            args.env_id,
+            table,
+            args.encoder,
+            opp,
+            games,
+            seed,
+            args.feature,
+            max_players=args.max_players,
+            mode_marks=args.mode_marks,
+        )  # fmt: skip
         for opp in args.eval_opponents
     }
 
 
-def evaluate_search(
-    model: Any, args: Args, inputs: Any, opponent: str, games: int, seed: int
-) -> dict[str, Any]:
+def other_tables(args: Args) -> list[dict[str, Any]]:
+    """The tables of a run of many player counts, but the options' count: one of each
+    other count at the options' modes (the final evaluation's ``arena_tables``)."""
+    counts = {t["num_players"] for t in args.tables()} if args.max_players else set()
+    here = args.options.get("num_players", 2)
+    return [{**args.options, "num_players": n} for n in sorted(counts - {here})]
+
+
+def evaluate_search(model: Any, args: Args, opponent: str, games: int, seed: int) -> dict[str, Any]:
     """The search bot (``play_simulations``, no root noise) against ``opponent`` in every
     other seat: duplicate deals, seats rotated, every game's search batched together."""
     from choco_envs import bots
     from choco_envs.bots.base import AgentView
     from choco_envs.policy.az_bot import NetEvaluator
+    from choco_envs.policy.features import PolicyInputs
     from choco_envs.policy.search import GumbelSearch, Root, SearchConfig
     from choco_envs.registry import make_game
     from choco_envs.train.evaluate import summary
 
     game = make_game(args.env_id, **args.options)
+    inputs = PolicyInputs(game, args.encoder, args.feature, args.max_players, args.mode_marks)
     n = game.num_players
     games = max(n, games - games % n)
     config = SearchConfig(
@@ -534,11 +645,13 @@ def train(args: Args, command: str = "") -> Path:
     curve = Curve(run_dir, "games", setup.resume)
     if setup.start is not None:
         start, _ = load_policy(setup.start, args.env_id, dict(setup.game.config))
-        weights = {k: v for k, v in start.state_dict().items() if not k.startswith("critic.")}
+        weights = start.state_dict()
+        if start.config.value_outputs != setup.net.value_outputs:  # the value head starts fresh
+            weights = {k: v for k, v in weights.items() if not k.startswith("critic.")}
         model.load_state_dict(weights, strict=False)
         if args.value_warmup_games and setup.resume is None:
             model.eval()
-            error = warm_value(model, setup.game, setup.inputs, args.value_warmup_games, args)
+            error = warm_value(model, setup.tables, args.value_warmup_games, args)
             print(
                 f"value head fitted on {args.value_warmup_games} games of the start policy "
                 f"(squared error {error:.3f})",
@@ -559,11 +672,11 @@ def train(args: Args, command: str = "") -> Path:
         from torch.utils.tensorboard import SummaryWriter
 
         writer = SummaryWriter(str(run_dir))
-    evaluator = NetEvaluator(model, setup.inputs, setup.game.num_players)
-    selfplay = SelfPlay(setup.game, setup.inputs, evaluator, args, seed=args.seed + games_before)
-    replay = Replay(
-        args.replay_size, setup.inputs.size, setup.game.num_actions, setup.game.num_players
-    )
+    tables = [(g, i, NetEvaluator(model, i, g.num_players)) for g, i in setup.tables]
+    slots = table_slots(args)
+    width = setup.net.value_outputs
+    selfplay = SelfPlay(tables, slots, args, args.seed + games_before, width)
+    replay = Replay(args.replay_size, setup.inputs.size, setup.game.num_actions, width)
     gen = np.random.default_rng(args.seed)
     began = time.perf_counter()
     spent = 0.0  # seconds of self-play and learning
@@ -636,16 +749,24 @@ def train(args: Args, command: str = "") -> Path:
     )
     if args.final_eval_games:
         record(arena)
+    arena_tables = {}
+    for table in other_tables(args) if args.final_eval_games else []:
+        key = str(table["num_players"])
+        arena_tables[key] = evaluate_network(model, args, args.final_eval_games, 20_000, table)
+        print(f"at {key} players: " + "  ".join(
+            f"vs {k}: {v['win_rate']:.3f}" for k, v in arena_tables[key].items()))  # fmt: skip
     search_arena = {}
     if args.search_eval_games:
         for opp in args.search_eval_opponents:
-            res = evaluate_search(model, args, setup.inputs, opp, args.search_eval_games, 30_000)
+            res = evaluate_search(model, args, opp, args.search_eval_games, 30_000)
             search_arena[opp] = res
             print(
                 f"az ({args.play_simulations} simulations) vs {opp}: {res['win_rate']:.3f} {res['win_rate_ci95']}"
             )
     meta = meta_of(args, setup, games_before + selfplay.games_done, arena, command, curve)
     meta["arena_search"] = search_arena
+    if arena_tables:
+        meta["arena_tables"] = arena_tables
     meta["training"]["minutes"] = round(minutes(), 2)
     meta["training"]["simulations_per_s"] = round(selfplay.simulations / max(spent, 1e-9), 1)
     path = save_checkpoint(args.final_path, model, meta)

@@ -121,14 +121,6 @@ class Args(PPOLoss):
     """fit the teacher's policy over the actions, not only its chosen action: a search
     teacher (az) gives its improved policy (expert iteration's target); refused for a
     teacher that gives only actions"""
-    table_weights: dict[str, dict[Any, int]] = field(default_factory=dict)
-    """how many games play each table, relative to 1 (e.g. {length: {long: 3},
-    num_players: {6: 2}}: a table's share is the product of its values' weights); keys
-    are num_players and the modes' names, values theirs"""
-    mark_modes: bool = True
-    """with modes: the network's input also marks each mode's value at the table (the
-    rules are public; an observation may state them only relatively)"""
-
     ENGINE: ClassVar[str] = "ppo"
 
     def engine_rules(self) -> list[tuple[str, bool, str]]:
@@ -141,21 +133,6 @@ class Args(PPOLoss):
             ("margin_coef", self.margin_coef >= 0, ">= 0"),
             ("num_minibatches", 1 <= self.num_minibatches <= 10_000, "1..10000"),
             ("target_kl", self.target_kl is None or self.target_kl > 0, "None or > 0"),
-            (
-                "table_weights",
-                set(self.table_weights) <= {"num_players", *self.modes}
-                and all(
-                    {str(v) for v in ws} <= {str(v) for v in self._table_values(key)}
-                    for key, ws in self.table_weights.items()
-                )
-                and all(
-                    isinstance(w, int) and 1 <= w <= 100
-                    for ws in self.table_weights.values()
-                    for w in ws.values()
-                ),
-                "keys num_players or a mode's name, each value one its tables play, "
-                "weights integers 1..100",
-            ),  # fmt: skip
             ("league_whole_table", 0 <= self.league_whole_table <= 1, "in [0, 1]"),
             ("pool_every", self.pool_every >= 0, ">= 0"),
             (
@@ -189,31 +166,6 @@ class Args(PPOLoss):
             rules.append(("num_envs", self.num_envs % self.num_workers == 0,
                           f"a multiple of num_workers={self.num_workers}"))  # fmt: skip
         return rules
-
-    @property
-    def mode_marks(self) -> dict[str, list[Any]] | None:
-        """The modes the input marks (None: none)."""
-        if not (self.mark_modes and self.modes):
-            return None
-        return {k: list(v) for k, v in self.modes.items()}
-
-    def _table_values(self, key: str) -> tuple[Any, ...]:
-        if key == "num_players":
-            return self.player_counts or (self.options.get("num_players", 2),)
-        return self.modes.get(key, ())
-
-    def env_tables(self) -> list[dict[str, Any]]:
-        """The tables the games play, each repeated by its ``table_weights`` (env ``i``
-        plays entry ``i % len``); every table at least once."""
-        out = []
-        for table in self.tables():
-            weight = 1
-            for key, weights in self.table_weights.items():
-                by_text = {str(k): w for k, w in weights.items()}
-                weight *= by_text.get(str(table.get(key)), 1)
-            out.extend([table] * weight)
-        return out
-
 
 # ---------------------------------------------------------------- the run's setup
 @dataclass

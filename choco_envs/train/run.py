@@ -52,6 +52,13 @@ class RunSpec:
     modes: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     """rule options drawn with the counts, every combination a table of its own (e.g.
     {length: [short, long]}); the file then plays each of them"""
+    table_weights: dict[str, dict[Any, int]] = field(default_factory=dict)
+    """how many games play each table, relative to 1 (e.g. {length: {long: 3},
+    num_players: {6: 2}}: a table's share is the product of its values' weights); keys
+    are num_players and the modes' names, values theirs"""
+    mark_modes: bool = True
+    """with modes: the network's input also marks each mode's value at the table (the
+    rules are public; an observation may state them only relatively)"""
     # ------------------------------------------------------------ what the network reads, its shape
     encoder: str = "flat"
     """observation the network reads: flat, or planes (with conv_channels)"""
@@ -149,6 +156,21 @@ class RunSpec:
                 "modes",
                 all(isinstance(v, tuple) and v for v in self.modes.values()),
                 "a list of values per option",
+            ),  # fmt: skip
+            (
+                "table_weights",
+                set(self.table_weights) <= {"num_players", *self.modes}
+                and all(
+                    {str(v) for v in ws} <= {str(v) for v in self._table_values(key)}
+                    for key, ws in self.table_weights.items()
+                )
+                and all(
+                    isinstance(w, int) and 1 <= w <= 100
+                    for ws in self.table_weights.values()
+                    for w in ws.values()
+                ),
+                "keys num_players or a mode's name, each value one its tables play, "
+                "weights integers 1..100",
             ),  # fmt: skip
             ("hidden", all(1 <= h <= 8192 for h in self.hidden), "sizes in 1..8192"),
             ("hidden", len(self.hidden) <= 8, "at most 8 layers"),
@@ -263,6 +285,30 @@ class RunSpec:
                 out.append(
                     {**self.options, "num_players": n, **dict(zip(keys, combo, strict=True))}
                 )
+        return out
+
+    @property
+    def mode_marks(self) -> dict[str, list[Any]] | None:
+        """The modes the input marks (None: none)."""
+        if not (self.mark_modes and self.modes):
+            return None
+        return {k: list(v) for k, v in self.modes.items()}
+
+    def _table_values(self, key: str) -> tuple[Any, ...]:
+        if key == "num_players":
+            return self.player_counts or (self.options.get("num_players", 2),)
+        return self.modes.get(key, ())
+
+    def env_tables(self) -> list[dict[str, Any]]:
+        """The tables the games play, each repeated by its ``table_weights`` (game ``i``
+        plays entry ``i % len``); every table at least once."""
+        out = []
+        for table in self.tables():
+            weight = 1
+            for key, weights in self.table_weights.items():
+                by_text = {str(k): w for k, w in weights.items()}
+                weight *= by_text.get(str(table.get(key)), 1)
+            out.extend([table] * weight)
         return out
 
 

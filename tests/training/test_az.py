@@ -628,3 +628,86 @@ def test_the_plain_python_non_root_rule_matches_the_numpy_formulas():
         policy = _softmax(logits + sigma(config, visits, done))
         expected = int(np.argmax(policy - visits / (1 + visits.sum())))
         assert select_index(node, legal, config) == expected, trial
+
+
+def test_an_az_run_of_many_tables_starts_from_a_seat_padded_file(tmp_path: Path) -> None:
+    """``player_counts`` in the az engine: the seat-padded input of the largest table and
+    one value output (the reading seat's), started from a seat-padded PPO file whose
+    policy and value it keeps; every table plays in self-play and in the final
+    evaluation (``arena_tables``), and the file is played by ``az`` at each count. A file
+    of one table size is refused as the start of a run of many, naming both input shapes."""
+    import torch
+
+    from choco_envs.policy.checkpoint import load_policy, read_metadata
+    from choco_envs.train import az, ppo
+
+    base = dict(
+        env_id="chocolates_v0", options={"num_players": 2}, player_counts=(2, 3),
+        hidden=(16,), track=False, progress=False, runs_dir=str(tmp_path),
+    )  # fmt: skip
+    padded = ppo.train(
+        ppo.Args(
+            **base, total_timesteps=60, num_envs=2, num_steps=2, eval_every=0,
+            final_eval_games=0, league_self_play=1.0, league_past=0.0, league_bots={},
+            run_name="padded",
+        )
+    )  # fmt: skip
+    searched = az.train(
+        az.Args(
+            **base, init_from=str(padded), total_games=3, num_games=4, simulations=2,
+            max_considered=2, play_simulations=2, learning_rate=1e-9, eval_games=3,
+            final_eval_games=3, eval_every_minutes=60.0, run_name="az",
+        )
+    )  # fmt: skip
+    old, _ = load_policy(padded, "chocolates_v0")
+    new, meta = load_policy(searched, "chocolates_v0")
+    assert new.config == old.config and new.config.value_outputs == 1
+    assert meta["seats"] == {"max_players": 3, "player_counts": [2, 3], "modes": {}}
+    assert set(meta["arena_tables"]) == {"3"}
+    assert set(meta["arena_tables"]["3"]) == {"random", "greedy"}
+    assert meta["arena_tables"]["3"]["greedy"]["games"] == 3
+    game = make_game("chocolates_v0", num_players=3)
+    s = game.new_state(random.Random(5))
+    x = PolicyInputs.of_checkpoint(game, read_metadata(padded)).encode(s, game.current_player(s))
+    mask = torch.from_numpy(game.legal_mask(s)[None].astype(bool))
+    with torch.no_grad():  # learning rate 1e-9: the started network, value head included
+        for a, b in zip(
+            old(torch.from_numpy(x[None]), mask), new(torch.from_numpy(x[None]), mask), strict=True
+        ):
+            torch.testing.assert_close(a, b, atol=1e-4, rtol=0)
+    from choco_envs.arena import run_arena
+
+    for n in (2, 3):
+        report = run_arena(
+            "chocolates_v0", [f"az:checkpoint={searched},simulations=2"] + ["random"] * (n - 1),
+            games=n, progress=False, players=n,
+        )  # fmt: skip
+        assert report["games_played"] == n
+    one_table = ppo.train(
+        ppo.Args(
+            **{**base, "player_counts": ()}, total_timesteps=20, num_envs=2, num_steps=2,
+            eval_every=0, final_eval_games=0, league_self_play=1.0, league_past=0.0,
+            league_bots={}, run_name="one",
+        )
+    )  # fmt: skip
+    with pytest.raises(
+        CheckpointError, match=r"expects observations of shape \[452\].*has shape \[513\]"
+    ):
+        az.prepare(az.Args(**base, init_from=str(one_table), max_minutes=1.0))
+
+
+def test_the_az_engine_shares_its_games_among_the_tables_by_their_weights() -> None:
+    """``table_slots``: game i plays table ``env_tables()[i % len]`` (``table_weights``
+    as in the ppo engine); fewer games than weighted tables is refused in one line."""
+    from choco_envs.train.az import Args, table_slots
+
+    args = Args(
+        player_counts=(2, 3, 4), table_weights={"num_players": {4: 2}}, num_games=8,
+        max_minutes=1.0,
+    )  # fmt: skip
+    assert table_slots(args) == [0, 1, 2, 2, 0, 1, 2, 2]
+    with pytest.raises(
+        ConfigError, match="num_games=3 is not allowed; allowed: at least one game per table"
+    ):
+        Args(player_counts=(2, 3, 4), table_weights={"num_players": {4: 2}}, num_games=3,
+             max_minutes=1.0).check()  # fmt: skip

@@ -107,7 +107,12 @@ def test_old_names_are_refused_naming_the_new_one(
 
 NOT_READ = [
     ("az", ["--league-past", "0.1"], "league_past=0.1 is not allowed: the az engine does not read"),
-    ("az", ["--player-counts", "2", "3"], "player_counts=(2, 3) is not allowed: the az engine"),
+    (
+        "rllib",
+        ["--player-counts", "2", "3"],
+        "player_counts=(2, 3) is not allowed: the rllib engine",
+    ),
+    ("rllib", ["--mark-modes", "false"], "mark_modes=False is not allowed: the rllib engine"),
     ("az", ["--total-timesteps", "10"], "does not read total_timesteps (its budget is max_minutes"),
     ("az", ["--update-epochs", "2"], "the az engine does not read update_epochs (reuse"),
     ("rllib", ["--feature", "chocolates_truth"], "the rllib engine does not read feature"),

@@ -49,6 +49,8 @@ class Args(PPOLoss):
     NOT_READ: ClassVar[dict[str, str]] = {
         "player_counts": "it plays the one table of options",
         "modes": "it plays the one table of options",
+        "table_weights": "it plays the one table of options",
+        "mark_modes": "it plays the one table of options",
         "feature": "the network reads the encoder's observation alone",
         "conv_channels": "its network is an MLP: hidden",
         "board_actions": "its network is an MLP: hidden",
