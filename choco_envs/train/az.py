@@ -76,6 +76,9 @@ class Args(RunSpec):
     """scale of q against the logits in the improved policy"""
     play_simulations: int = 64
     """the az bot's default simulations, stored in the file"""
+    play_c_scale: float = 0.0
+    """the az bot's default c_scale, stored in the file (0: c_scale, the self-play one);
+    a longer search at play time can weigh its q values more than self-play's few visits"""
     weight_decay: float = 1e-4
     """Adam's L2 weight decay"""
     batch_size: int = 256
@@ -127,7 +130,7 @@ class Args(RunSpec):
         for name in ("eval_every_minutes", "reuse"):
             value = getattr(self, name)
             rules.append((name, value > 0, "a number > 0"))
-        for name in ("weight_decay", "value_coef", "c_visit", "c_scale"):
+        for name in ("weight_decay", "value_coef", "c_visit", "c_scale", "play_c_scale"):
             rules.append((name, getattr(self, name) >= 0, "a number >= 0"))
         rules.append(("value_mix", 0 <= self.value_mix <= 1, "a number in [0, 1]"))
         rules += [
@@ -261,6 +264,11 @@ def table_slots(args: Args) -> list[int]:
     tables = args.tables()
     weighted = [tables.index(t) for t in args.env_tables()]
     return [weighted[i % len(weighted)] for i in range(args.num_games)]
+
+
+def play_c_scale(args: Args) -> float:
+    """The c_scale the file's search plays with: ``play_c_scale``, else ``c_scale``."""
+    return args.play_c_scale or args.c_scale
 
 
 def value_outputs(args: Args, game: Any) -> int:
@@ -567,7 +575,7 @@ def evaluate_search(model: Any, args: Args, opponent: str, games: int, seed: int
     n = game.num_players
     games = max(n, games - games % n)
     config = SearchConfig(
-        args.play_simulations, args.max_considered, 0.0, args.c_visit, args.c_scale
+        args.play_simulations, args.max_considered, 0.0, args.c_visit, play_c_scale(args)
     )
     search = GumbelSearch(game, NetEvaluator(model, inputs, n), config, seed=seed)
     rngs = [random.Random(seed + g // n) for g in range(games)]
@@ -616,7 +624,7 @@ def meta_of(
         "simulations": args.play_simulations,
         "max_considered": args.max_considered,
         "c_visit": args.c_visit,
-        "c_scale": args.c_scale,
+        "c_scale": play_c_scale(args),
     }
     return checkpoint_meta(
         setup.game, args.encoder, inputs=setup.inputs, args=args, steps=games, arena=arena,

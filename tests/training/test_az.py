@@ -274,8 +274,8 @@ def test_the_loop_learns_optimal_nim_in_seconds(tmp_path: Path) -> None:
 
 
 def test_choco_train_engine_az_writes_a_file_the_az_and_policy_bots_play(tmp_path: Path):
-    """The CLI run in CI (a tiny budget): a loadable file with its search settings and
-    stored evaluations, played by ``az:checkpoint=`` and by ``policy:``."""
+    """The CLI run in CI (a tiny budget): a loadable file with its search settings (the
+    play-time ``play_c_scale`` over self-play's ``c_scale``) and stored evaluations, played by ``az:checkpoint=`` and by ``policy:``."""
     run = subprocess.run(
         [
             sys.executable, "-m", "choco_envs.cli", "train", "--engine", "az",
@@ -283,7 +283,7 @@ def test_choco_train_engine_az_writes_a_file_the_az_and_policy_bots_play(tmp_pat
             "--simulations", "4", "--play-simulations", "4", "--hidden", "32",
             "--eval-games", "2", "--final-eval-games", "2", "--search-eval-games", "2",
             "--runs-dir", str(tmp_path), "--run-name", "tiny", "--track", "false",
-            "--progress", "false",
+            "--progress", "false", "--c-scale", "0.2", "--play-c-scale", "0.6",
         ],
         capture_output=True, text=True, timeout=600, cwd=tmp_path,
     )  # fmt: skip
@@ -293,6 +293,7 @@ def test_choco_train_engine_az_writes_a_file_the_az_and_policy_bots_play(tmp_pat
 
     meta = read_metadata(path)
     assert meta["search"]["simulations"] == 4
+    assert meta["search"]["c_scale"] == 0.6  # play_c_scale, not self-play's c_scale
     assert set(meta["arena"]) == {"random", "greedy"} and "greedy" in meta["arena_search"]
     assert (tmp_path / "tiny" / "curve.json").is_file()
     from choco_envs.arena import run_arena
