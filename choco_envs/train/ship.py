@@ -772,7 +772,8 @@ def model_card(
         else ""
     )
     training = meta.get("training", {})
-    trained = f"{meta['steps_trained']:,} env steps"
+    unit = "self-play games" if engine_of(meta) == "az" else "env steps"
+    trained = f"{meta['steps_trained']:,} {unit}"
     if "minutes" in training:
         trained += f", {training['minutes']} min of {'search and learning' if engine_of(meta) == 'az' else 'PPO'}"
     imitation = training.get("imitation")

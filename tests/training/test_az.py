@@ -577,7 +577,8 @@ def test_the_az_bot_respects_its_time_budget(tmp_path):
 
 def test_ship_puts_an_az_file_beside_the_ppo_one_and_refuses_a_ppo_name(tmp_path):
     """``choco ship`` of a search-and-learn file: named ``az`` (what ``bots.make("az")``
-    finds), never replacing the PPO network of the same options; ``--name ppo`` refused."""
+    finds), never replacing the PPO network of the same options; ``--name ppo`` refused;
+    its card counts its training in self-play games."""
     from choco_envs.policy.checkpoint import load_policy, save_checkpoint
     from choco_envs.train.ship import ship, table
 
@@ -597,7 +598,9 @@ def test_ship_puts_an_az_file_beside_the_ppo_one_and_refuses_a_ppo_name(tmp_path
     assert target.name == "az.safetensors"
     assert (root / "chocolates_v0" / "ppo_tables.safetensors").exists()
     assert "az (8 sims) vs greedy: 90.0%" in table(root)
-    assert "az (8 simulations) vs greedy" in (root / "README.md").read_text()
+    card = (root / "README.md").read_text()
+    assert "az (8 simulations) vs greedy" in card
+    assert "| trained | 0 self-play games" in card  # an az file counts games, not env steps
 
 
 def test_the_plain_python_non_root_rule_matches_the_numpy_formulas():
