@@ -94,6 +94,10 @@ class Args(RunSpec):
     (1 - value_mix) x its outcome + value_mix x the searched value of the action it played
     (in a two-seat game of zero-sum outcomes the other seat's is its negation; other
     seats keep their outcomes); 0: the outcomes alone"""
+    bot_seats: float = 0.0
+    """probability that a seat of a self-play game, other than one searched seat drawn at
+    random, is played by a bot drawn from league_bots by weight (0: every seat searched);
+    only searched seats' decisions are learned from, their outcomes against those bots"""
     moves_per_iteration: int = 8
     """lockstep decisions of every game between learning phases"""
     total_games: int = 0
@@ -114,7 +118,6 @@ class Args(RunSpec):
         "update_epochs": "reuse sets the gradient passes over each decision",
         "league_self_play": "every seat is the searched network",
         "league_past": "every seat is the searched network",
-        "league_bots": "every seat is the searched network; eval_opponents are the bots it meets",
         "pool_size": "every seat is the searched network",
         "eval_every": "eval_every_minutes",
     }
@@ -133,6 +136,23 @@ class Args(RunSpec):
         for name in ("weight_decay", "value_coef", "c_visit", "c_scale", "play_c_scale"):
             rules.append((name, getattr(self, name) >= 0, "a number >= 0"))
         rules.append(("value_mix", 0 <= self.value_mix <= 1, "a number in [0, 1]"))
+        rules.append(("bot_seats", 0 <= self.bot_seats <= 1, "a number in [0, 1]"))
+        rules.append(
+            (
+                "league_bots",
+                not self.bot_seats or any(w > 0 for w in self.league_bots.values()),
+                "at least one bot with weight > 0 when bot_seats > 0",
+            )
+        )
+        default_bots = type(self)().league_bots  # type: ignore[call-arg]
+        rules.append(
+            (
+                "league_bots",
+                self.bot_seats > 0 or self.league_bots == default_bots,
+                f"its default {default_bots!r} unless bot_seats > 0 (they play self-play's "
+                "bot seats)",
+            )
+        )
         rules += [
             (
                 "num_games",
@@ -216,7 +236,8 @@ def prepare(args: Args) -> Setup:
         check_config(net)
     except ValueError as err:
         raise ConfigError(f"the network of these Args is not allowed: {err}") from None
-    for spec in (*args.eval_opponents, *args.search_eval_opponents):
+    league = tuple(args.league_bots) if args.bot_seats else ()
+    for spec in (*args.eval_opponents, *args.search_eval_opponents, *league):
         bots.make(spec, env_id=args.env_id, seed=0, env_options=args.options)
     start = Path(args.init_from) if args.init_from else None
     if start is not None:
@@ -357,10 +378,30 @@ class SelfPlay:
             tables[t][0].new_state(random.Random(self.rng.randrange(2**62))) for t in slots
         ]
         self.rngs = [random.Random(self.rng.randrange(2**62)) for _ in self.states]
+        # seats' roles (LEARNER: searched; else an index of league.bot_specs), per game
+        self.league = None
+        self.bots: list[Any] = []
+        if args.bot_seats:
+            from choco_envs.bots import make
+            from choco_envs.train.games import LeagueRoles
+
+            self.league = LeagueRoles(1.0 - args.bot_seats, 0.0, dict(args.league_bots))
+            self.bots = [
+                make(spec, env_id=args.env_id, seed=seed + 7919 * (k + 1))
+                for k, spec in enumerate(self.league.bot_specs)
+            ]
+        self.roles = [self._roles(tables[t][0]) for t in slots]
         self.pending: list[list[_Decision]] = [[] for _ in self.states]
         self.games_done = 0
         self.decisions = 0
         self.simulations = 0
+
+    def _roles(self, game: Any) -> list[int]:
+        from choco_envs.train.games import LEARNER
+
+        if self.league is None:
+            return [LEARNER] * game.num_players
+        return self.league(game.num_players, self.rng)
 
     def _finish(self, i: int, replay: Replay) -> None:
         game, s = self.tables[self.slots[i]][0], self.states[i]
@@ -371,9 +412,11 @@ class SelfPlay:
         self.pending[i] = []
         self.games_done += 1
         self.states[i] = game.new_state(self.rngs[i])
+        self.roles[i] = self._roles(game)
 
     def step(self, replay: Replay) -> None:
         """One searched decision in every game (forced moves are played on the way)."""
+        from choco_envs.bots.base import AgentView
         from choco_envs.policy.search import Root
 
         by_table: list[tuple[list[Root], list[int]]] = [([], []) for _ in self.tables]
@@ -386,10 +429,15 @@ class SelfPlay:
                     s = self.states[i]
                     continue
                 legal = game.legal_actions(s)
+                seat = game.current_player(s)
+                role = self.roles[i][seat]
+                if role >= 0:  # a bot's seat: it sees its own observation, as in an env
+                    view = AgentView(game, s, seat, game.observe(s, seat), game.legal_mask(s))
+                    game.apply(s, self.bots[role].act_view(view), self.rngs[i])
+                    continue
                 if len(legal) > 1:
                     break
                 game.apply(s, legal[0], self.rngs[i])
-            seat = game.current_player(s)
 
             def draw(rng: random.Random, s: Any = s, seat: int = seat, game: Any = game) -> Any:
                 return game.determinize(s, seat, rng)

@@ -715,3 +715,39 @@ def test_the_az_engine_shares_its_games_among_the_tables_by_their_weights() -> N
     ):
         Args(player_counts=(2, 3, 4), table_weights={"num_players": {4: 2}}, num_games=3,
              max_minutes=1.0).check()  # fmt: skip
+
+
+def test_bot_seats_put_league_bots_in_self_play_and_learn_only_searched_seats() -> None:
+    """``bot_seats``: a seat other than one searched seat is a bot from ``league_bots``
+    with that probability; bots play their own moves (the search never decides for them)
+    and only searched seats' decisions reach the replay buffer. ``league_bots`` away from
+    its default without bot seats, or bot seats without a bot, are refused in one line."""
+    from choco_envs.policy.az_bot import NetEvaluator
+    from choco_envs.policy.net import ActorCritic, NetConfig
+    from choco_envs.train.az import Args, Replay, SelfPlay
+    from choco_envs.train.games import LEARNER
+
+    game = make_game("chocolates_v0", num_players=2)
+    inputs = PolicyInputs(game, "flat")
+    model = ActorCritic(NetConfig(inputs.obs_shape, game.num_actions, (16,), value_outputs=2))
+    model.eval()
+    args = Args(
+        num_games=6, simulations=2, max_considered=2, bot_seats=1.0,
+        league_bots={"greedy": 1.0}, max_minutes=1.0,
+    )  # fmt: skip
+    args.check()
+    selfplay = SelfPlay([(game, inputs, NetEvaluator(model, inputs, 2))], [0] * 6, args, 3, 2)
+    # bot_seats 1: every game has one searched seat and a greedy bot in the other
+    assert all(sorted(r) == [LEARNER, 0] for r in selfplay.roles)
+    replay = Replay(10_000, inputs.size, game.num_actions, 2)
+    while selfplay.games_done < 6:
+        selfplay.step(replay)
+        # every decision searched and stored so far in a game is its searched seat's
+        for i, pending in enumerate(selfplay.pending):
+            assert all(selfplay.roles[i][d.seat] == LEARNER for d in pending)
+    decided = sum(len(p) for p in selfplay.pending) + replay.added
+    assert replay.added > 0 and decided == selfplay.decisions
+    with pytest.raises(ConfigError, match="league_bots=.* is not allowed; allowed: its default"):
+        Args(league_bots={"greedy": 1.0}, max_minutes=1.0).check()
+    with pytest.raises(ConfigError, match="league_bots=.*at least one bot with weight > 0"):
+        Args(bot_seats=0.5, league_bots={"greedy": 0.0}, max_minutes=1.0).check()
