@@ -8,8 +8,9 @@
 
 The network reads only the seat's policy input (``PolicyInputs``, as the policy bot); the
 search reads only determinizations of the seat's view (``AgentView.determinize``). A
-search-and-learn file values every seat at once (one value output per seat); a policy file
-of one value output (a PPO network: the value of the seat that reads the input) values
+search-and-learn file of one table values every seat at once (one value output per seat);
+a file of one value output (a PPO network, or a search-and-learn file of many tables: the
+value of the seat that reads the input) values
 each seat of a leaf from that seat's own input of the leaf's determinized state, all in one
 forward pass, so every shipped PPO network can guide the search. A checkpoint of another
 env, version or layout, or of another number of value outputs, is refused with a one-line
