@@ -167,6 +167,7 @@ class Args(PPOLoss):
                           f"a multiple of num_workers={self.num_workers}"))  # fmt: skip
         return rules
 
+
 # ---------------------------------------------------------------- the run's setup
 @dataclass
 class Setup:
