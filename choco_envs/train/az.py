@@ -416,8 +416,8 @@ class SelfPlay:
 
     def step(self, replay: Replay) -> None:
         """One searched decision in every game (forced moves are played on the way)."""
-        from choco_envs.bots.base import AgentView
         from choco_envs.policy.search import Root
+        from choco_envs.train.games import play_bot
 
         by_table: list[tuple[list[Root], list[int]]] = [([], []) for _ in self.tables]
         for i in range(len(self.states)):
@@ -431,9 +431,8 @@ class SelfPlay:
                 legal = game.legal_actions(s)
                 seat = game.current_player(s)
                 role = self.roles[i][seat]
-                if role >= 0:  # a bot's seat: it sees its own observation, as in an env
-                    view = AgentView(game, s, seat, game.observe(s, seat), game.legal_mask(s))
-                    game.apply(s, self.bots[role].act_view(view), self.rngs[i])
+                if role >= 0:  # a bot's seat
+                    play_bot(game, s, seat, self.bots[role], self.rngs[i])
                     continue
                 if len(legal) > 1:
                     break
@@ -597,14 +596,6 @@ def evaluate_network(
         )  # fmt: skip
         for opp in args.eval_opponents
     }
-
-
-def other_tables(args: Args) -> list[dict[str, Any]]:
-    """The tables of a run of many player counts, but the options' count: one of each
-    other count at the options' modes (the final evaluation's ``arena_tables``)."""
-    counts = {t["num_players"] for t in args.tables()} if args.max_players else set()
-    here = args.options.get("num_players", 2)
-    return [{**args.options, "num_players": n} for n in sorted(counts - {here})]
 
 
 def evaluate_search(model: Any, args: Args, opponent: str, games: int, seed: int) -> dict[str, Any]:
@@ -806,7 +797,7 @@ def train(args: Args, command: str = "") -> Path:
     if args.final_eval_games:
         record(arena)
     arena_tables = {}
-    for table in other_tables(args) if args.final_eval_games else []:
+    for table in args.other_tables() if args.final_eval_games else []:
         key = str(table["num_players"])
         arena_tables[key] = evaluate_network(model, args, args.final_eval_games, 20_000, table)
         print(f"at {key} players: " + "  ".join(

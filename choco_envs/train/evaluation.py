@@ -64,10 +64,9 @@ def final_evaluation(model: Any, args: Args) -> tuple[dict[str, Any], dict[str, 
     on the run's own deals (so a rounded copy of the file meets the same ones)."""
     arena = run_eval(model, args, args.final_eval_games, args.seed + 99_991)
     tables: dict[str, Any] = {}
-    counts = {t["num_players"] for t in args.tables()} if args.max_players else set()
-    for n in sorted(counts - {args.options.get("num_players", 2)}):
-        table = {**args.options, "num_players": n}
-        tables[str(n)] = run_eval(model, args, args.final_eval_games, args.seed + 99_991, table)
+    for table in args.other_tables():
+        key = str(table["num_players"])
+        tables[key] = run_eval(model, args, args.final_eval_games, args.seed + 99_991, table)
     return arena, tables
 
 

@@ -67,6 +67,13 @@ def make_bot(spec: str, env_id: str, seed: int | None) -> Bot:
     return make(spec, env_id=env_id, seed=seed)
 
 
+def play_bot(game: Any, s: Any, seat: int, bot: Bot, rng: random.Random) -> None:
+    """``bot`` plays ``seat``'s move in state ``s``, seeing its own observation of the
+    seat, as in an env."""
+    view = AgentView(game, s, seat, game.observe(s, seat), game.legal_mask(s))
+    game.apply(s, bot.act_view(view), rng)
+
+
 class LeagueRoles:
     """Draws seat roles: one seat is always the learner; every other seat is the learner
     itself with probability ``self_play``, a past snapshot with ``past``, else a bot drawn
@@ -180,9 +187,7 @@ class GameVec:
             role = self.roles[i][seat]
             if role < 0:
                 return
-            mask = game.legal_mask(s)
-            view = AgentView(game, s, seat, game.observe(s, seat), mask)
-            game.apply(s, self.bots[role].act_view(view), self.rngs[i])
+            play_bot(game, s, seat, self.bots[role], self.rngs[i])
             self.steps += 1
 
     def _decisions(self, finished: list[tuple[int, list[float], list[int]]]) -> Decisions:

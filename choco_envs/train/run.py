@@ -299,6 +299,14 @@ class RunSpec:
             return self.player_counts or (self.options.get("num_players", 2),)
         return self.modes.get(key, ())
 
+    def other_tables(self) -> list[dict[str, Any]]:
+        """One table of each player count the run plays other than the options' own, at
+        the options' modes (what a final evaluation adds as ``arena_tables``); [] for a
+        run of one table size."""
+        counts = {t["num_players"] for t in self.tables()} if self.max_players else set()
+        here = self.options.get("num_players", 2)
+        return [{**self.options, "num_players": n} for n in sorted(counts - {here})]
+
     def env_tables(self) -> list[dict[str, Any]]:
         """The tables the games play, each repeated by its ``table_weights`` (game ``i``
         plays entry ``i % len``); every table at least once."""
