@@ -101,7 +101,7 @@ def add_flags(parser: argparse.ArgumentParser | argparse._ArgumentGroup, cls: ty
         origin = typing.get_origin(kinds[f.name])
         common: dict[str, Any] = {"default": argparse.SUPPRESS, "help": help_text}
         if origin is dict:
-            parser.add_argument(flag, action="append", metavar="KEY=VALUE", **common)
+            parser.add_argument(flag, action="extend", nargs="+", metavar="KEY=VALUE", **common)
         elif origin is tuple:
             parser.add_argument(flag, nargs="*", metavar="N", **common)
         else:

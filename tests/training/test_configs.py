@@ -165,6 +165,18 @@ def test_flags_override_the_config_and_dicts_merge(tmp_path: Path) -> None:
     assert args.learning_rate == 1e-3  # YAML reads 1e-3 as text; the field is a float
 
 
+def test_a_dict_flag_takes_many_pairs_at_once_or_repeated() -> None:
+    """``--league-bots random=0.8 greedy=0.2`` (as docs/results.md writes it) and the flag
+    repeated once a pair read the same."""
+    parser = argparse.ArgumentParser()
+    add_flags(parser, Args)
+    together = build(Args, {}, parser.parse_args(["--league-bots", "random=0.8", "greedy=0.2"]))
+    apart = build(
+        Args, {}, parser.parse_args(["--league-bots", "random=0.8", "--league-bots", "greedy=0.2"])
+    )
+    assert together.league_bots == apart.league_bots == {"random": 0.8, "greedy": 0.2}
+
+
 BAD_CONFIGS = [
     (
         "unknown key",
