@@ -62,8 +62,9 @@ class Args(RunSpec):
     engine's own (the search, the replay buffer, its budget in games and minutes)."""
 
     value_warmup_games: int = 0
-    """with init_from: games of the starting policy against itself whose outcomes fit the
-    fresh value head (the policy held by a KL term) before the search uses it (0: none)"""
+    """with init_from: games of the starting policy (against itself, or with bot_seats
+    against self-play's bots) whose outcomes fit the value head (the policy held by a KL
+    term) before the search uses it (0: none)"""
     num_games: int = 64
     """games played in lockstep (their leaves are evaluated in one forward pass)"""
     simulations: int = 32
@@ -347,6 +348,32 @@ def value_target(returns: list[float], seat: int, searched: float, mix: float) -
     return target
 
 
+def seat_bots(args: Args, seed: int) -> tuple[Any, list[Any]]:
+    """The bots of self-play's bot seats: (the roles' drawer, one bot per spec of
+    ``league_bots``), or (None, []) when every seat is searched (``bot_seats`` 0)."""
+    if not args.bot_seats:
+        return None, []
+    from choco_envs.bots import make
+    from choco_envs.train.games import LeagueRoles
+
+    league = LeagueRoles(1.0 - args.bot_seats, 0.0, dict(args.league_bots))
+    bots = [
+        make(spec, env_id=args.env_id, seed=seed + 7919 * (k + 1))
+        for k, spec in enumerate(league.bot_specs)
+    ]
+    return league, bots
+
+
+def draw_roles(league: Any, num_players: int, rng: random.Random) -> list[int]:
+    """A game's seats' roles: ``LEARNER`` (the network) or the index of a bot of
+    ``seat_bots``; every seat the network's without a league."""
+    from choco_envs.train.games import LEARNER
+
+    if league is None:
+        return [LEARNER] * num_players
+    return league(num_players, rng)
+
+
 class SelfPlay:
     """``num_games`` games in lockstep, every decision searched; finished games'
     decisions go to the replay buffer with their outcomes. ``tables``: every table's
@@ -379,17 +406,7 @@ class SelfPlay:
         ]
         self.rngs = [random.Random(self.rng.randrange(2**62)) for _ in self.states]
         # seats' roles (LEARNER: searched; else an index of league.bot_specs), per game
-        self.league = None
-        self.bots: list[Any] = []
-        if args.bot_seats:
-            from choco_envs.bots import make
-            from choco_envs.train.games import LeagueRoles
-
-            self.league = LeagueRoles(1.0 - args.bot_seats, 0.0, dict(args.league_bots))
-            self.bots = [
-                make(spec, env_id=args.env_id, seed=seed + 7919 * (k + 1))
-                for k, spec in enumerate(self.league.bot_specs)
-            ]
+        self.league, self.bots = seat_bots(args, seed)
         self.roles = [self._roles(tables[t][0]) for t in slots]
         self.pending: list[list[_Decision]] = [[] for _ in self.states]
         self.games_done = 0
@@ -397,11 +414,7 @@ class SelfPlay:
         self.simulations = 0
 
     def _roles(self, game: Any) -> list[int]:
-        from choco_envs.train.games import LEARNER
-
-        if self.league is None:
-            return [LEARNER] * game.num_players
-        return self.league(game.num_players, self.rng)
+        return draw_roles(self.league, game.num_players, self.rng)
 
     def _finish(self, i: int, replay: Replay) -> None:
         game, s = self.tables[self.slots[i]][0], self.states[i]
@@ -494,9 +507,11 @@ def learn(model: Any, optimizer: Any, replay: Replay, steps: int, args: Args, ge
 
 def warm_value(model: Any, tables: list[tuple[Any, Any]], games: int, args: Args) -> float:
     """Fit the value head to the outcomes of ``games`` games of the network's own policy
-    (moves sampled from it, every seat; the games shared among ``tables``, each a
-    (game, policy inputs)) before the search trusts its values, the policy kept by a KL
-    term to its starting self. Returns the final mean squared error."""
+    (moves sampled from it; with ``bot_seats`` the bots of self-play sit at those games
+    as they will in self-play, and only the network's seats are fitted; the games shared
+    among ``tables``, each a (game, policy inputs)) before the search trusts its values,
+    the policy kept by a KL term to its starting self. Returns the final mean squared
+    error."""
     import torch
 
     rng = random.Random(args.seed + 7)
@@ -504,9 +519,10 @@ def warm_value(model: Any, tables: list[tuple[Any, Any]], games: int, args: Args
     outputs = model.config.value_outputs
     xs: list[np.ndarray] = []
     targets: list[np.ndarray] = []
+    seats = seat_bots(args, args.seed + 11)
     for t, (game, inputs) in enumerate(tables):
         share = games // len(tables) + (1 if t < games % len(tables) else 0)
-        _play_own_games(model, game, inputs, share, rng, gen, xs, targets, outputs)
+        _play_own_games(model, game, inputs, share, (rng, gen), seats, (xs, targets), outputs)
     x_all = torch.from_numpy(np.stack(xs))
     z_all = torch.from_numpy(np.stack(targets))
     num_actions = model.config.num_actions
@@ -534,25 +550,38 @@ def _play_own_games(
     game: Any,
     inputs: Any,
     games: int,
-    rng: random.Random,
-    gen: Any,
-    xs: list[np.ndarray],
-    targets: list[np.ndarray],
+    randomness: tuple[random.Random, Any],
+    seats: tuple[Any, list[Any]],
+    out: tuple[list[np.ndarray], list[np.ndarray]],
     outputs: int,
 ) -> None:
-    """``games`` games of ``game`` with moves sampled from ``model`` in every seat; each
-    decision's input to ``xs`` and its seat's outcomes (own first, the first ``outputs``)
-    to ``targets``."""
+    """``games`` games of ``game`` with moves sampled from ``model`` in the network's
+    seats, the others played by the bots of ``seats`` (``seat_bots``: roles drawn per
+    game); each network decision's input to ``out[0]`` and its seat's outcomes (own
+    first, the first ``outputs``) to ``out[1]``. ``randomness``: (the games' and bots'
+    rng, the sampling torch generator)."""
     import torch
 
+    from choco_envs.train.games import play_bot
+
+    (rng, gen), (league, bots), (xs, targets) = randomness, seats, out
     n = game.num_players
     width = min(games, 256)
     played = 0
     while played < games:
         states = [game.new_state(rng) for _ in range(min(width, games - played))]
+        roles = [draw_roles(league, n, rng) for _ in states]
         trail: list[list[tuple[np.ndarray, int]]] = [[] for _ in states]
         live = list(range(len(states)))
         while live:
+            for i in live:  # the bots' seats move until a network seat's turn
+                s = states[i]
+                while not game.is_over(s) and roles[i][game.current_player(s)] >= 0:
+                    seat = game.current_player(s)
+                    play_bot(game, s, seat, bots[roles[i][seat]], rng)
+            live = [i for i in live if not game.is_over(states[i])]
+            if not live:
+                break
             players = [game.current_player(states[i]) for i in live]
             obs = [inputs.encoder.encode(states[i], p) for i, p in zip(live, players, strict=True)]
             x = inputs.from_observations(np.stack(obs))  # one call: features batch

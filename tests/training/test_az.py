@@ -751,3 +751,53 @@ def test_bot_seats_put_league_bots_in_self_play_and_learn_only_searched_seats() 
         Args(league_bots={"greedy": 1.0}, max_minutes=1.0).check()
     with pytest.raises(ConfigError, match="league_bots=.*at least one bot with weight > 0"):
         Args(bot_seats=0.5, league_bots={"greedy": 0.0}, max_minutes=1.0).check()
+
+
+def test_the_value_warm_up_seats_self_plays_bots_and_fits_only_the_networks_seats(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With ``bot_seats`` the value warm-up plays the games self-play will play: the bots
+    of ``league_bots`` in the other seats, and only the network's own decisions fitted
+    (their outcomes against those bots)."""
+    import torch
+
+    from choco_envs.policy.net import ActorCritic, NetConfig
+    from choco_envs.train import az, games
+
+    class Counting:  # the game, counting every move applied
+        def __init__(self, game: Any) -> None:
+            self.game, self.applied = game, 0
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.game, name)
+
+        def apply(self, s: Any, action: int, rng: random.Random) -> None:
+            self.applied += 1
+            self.game.apply(s, action, rng)
+
+    bot_moves = []
+    real_play_bot = games.play_bot
+
+    def counting_play_bot(game: Any, s: Any, seat: int, bot: Any, rng: random.Random) -> None:
+        bot_moves.append(seat)
+        real_play_bot(game, s, seat, bot, rng)
+
+    monkeypatch.setattr(games, "play_bot", counting_play_bot)
+    game = Counting(make_game("chocolates_v0", num_players=2))
+    inputs = PolicyInputs(game.game, "flat")
+    model = ActorCritic(NetConfig(inputs.obs_shape, game.num_actions, (16,), value_outputs=1))
+    model.eval()
+    args = az.Args(bot_seats=1.0, league_bots={"greedy": 1.0}, max_minutes=1.0)
+    xs: list[np.ndarray] = []
+    targets: list[np.ndarray] = []
+    randomness = (random.Random(3), torch.Generator().manual_seed(3))
+    az._play_own_games(model, game, inputs, 4, randomness, az.seat_bots(args, 3), (xs, targets), 1)
+    assert bot_moves and len(xs) == len(targets) == game.applied - len(bot_moves)
+    # the warm-up itself seats them (every other seat a greedy bot at bot_seats 1)
+    bot_moves.clear()
+    az.warm_value(model, [(game.game, inputs)], 2, args)
+    assert bot_moves
+    # without bot seats every seat is the network's
+    bot_moves.clear()
+    az.warm_value(model, [(game.game, inputs)], 2, az.Args(max_minutes=1.0))
+    assert not bot_moves
