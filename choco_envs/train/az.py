@@ -353,12 +353,11 @@ def seat_bots(args: Args, seed: int) -> tuple[Any, list[Any]]:
     ``league_bots``), or (None, []) when every seat is searched (``bot_seats`` 0)."""
     if not args.bot_seats:
         return None, []
-    from choco_envs.bots import make
-    from choco_envs.train.games import LeagueRoles
+    from choco_envs.train.games import LeagueRoles, make_bot
 
     league = LeagueRoles(1.0 - args.bot_seats, 0.0, dict(args.league_bots))
     bots = [
-        make(spec, env_id=args.env_id, seed=seed + 7919 * (k + 1))
+        make_bot(spec, args.env_id, seed + 7919 * (k + 1))
         for k, spec in enumerate(league.bot_specs)
     ]
     return league, bots
