@@ -37,11 +37,12 @@ class Features:
     """names the outputs (optional); a function whose size depends on the player count
     declares the shape of those fields (see ``choco_envs.core.encoding.Field``) so that a
     seat-padded policy input can place them"""
-    action_facts: tuple[int, int, str] | None = None
-    """(first action, count, field): the layout field (of shape ``(count, ...)``) holds
-    one block of facts for each of ``count`` consecutive actions from the first; a network
-    may score each action from its own block with one head they share
-    (``choco_envs.policy.net.NetConfig.action_facts``). None: no such field"""
+    action_facts: tuple[tuple[int, int, str], ...] = ()
+    """Groups of actions with facts of their own, each (first action, count, field): the
+    layout field (of shape ``(count, ...)``) holds one block of facts for each of
+    ``count`` consecutive actions from the first; a network may score each action from
+    its own block with one head its group shares
+    (``choco_envs.policy.net.NetConfig.action_facts``). Empty: no such field"""
 
 
 @dataclass(frozen=True)

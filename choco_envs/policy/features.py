@@ -147,23 +147,26 @@ class PolicyInputs:
         per-action facts (``Features.action_facts``), placed where this input holds them
         (the largest table's block with seat padding); ConfigError where it declares none."""
         name = self.function.name if self.function is not None else ""
-        declared = None if self.features is None else self.features.action_facts
-        if declared is None or self.features is None or self.features.layout is None:
+        declared = () if self.features is None else self.features.action_facts
+        if not declared or self.features is None or self.features.layout is None:
             raise ConfigError(
                 f"action_head needs a feature function with per-action facts; {name!r} "
                 "declares none"
             )
-        first, count, field_name = declared
         layout = self.features.layout
         if self.padding is not None:
             assert self.function is not None
             large = self.function.build(self.padding.large_game, self.encoder_name).layout
             assert large is not None
             layout = large
-        found = {f.name: f for f in layout.fields}[field_name]
-        if found.size % count:
-            raise ConfigError(f"{name}: field {field_name!r} is not {count} equal blocks")
-        return (first, count, self.obs_size + found.start, found.size // count, width)
+        fields = {f.name: f for f in layout.fields}
+        out: list[int] = []
+        for first, count, field_name in declared:
+            found = fields[field_name]
+            if found.size % count:
+                raise ConfigError(f"{name}: field {field_name!r} is not {count} equal blocks")
+            out += [first, count, self.obs_size + found.start, found.size // count, width]
+        return tuple(out)
 
     @classmethod
     def of_checkpoint(cls, game: Any, meta: dict[str, Any]) -> PolicyInputs:

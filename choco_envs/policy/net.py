@@ -55,7 +55,9 @@ class NetConfig:
     #: have ``block`` facts in the policy input, one block after the other from ``start``;
     #: one small MLP (``block`` -> ``width`` -> 1) shared by those actions adds its score to
     #: each one's logit (its output layer starts at 0, so a file widened into it plays as
-    #: before). Facts are what the feature function computes (``Features.action_facts``)
+    #: before). Facts are what the feature function computes (``Features.action_facts``).
+    #: Several groups of actions (takes, placements, ...) each have a head of their own:
+    #: their 5 numbers follow one another (5 x groups in all)
     action_facts: tuple[int, ...] = field(default_factory=tuple)
     #: with ``action_facts``: the facts go to their head only, not into the shared torso
     #: (facts for hundreds of actions would be most of its first layer's weights)
@@ -180,23 +182,31 @@ def check_config(config: NetConfig) -> None:
         need(not bad, f"action_index entries {bad[:5]} are off the {board}-logit board")
     if config.action_facts:
         need(
-            len(config.action_facts) == 5,
-            f"action_facts {list(config.action_facts)}: (first action, count, start, block, width)",
+            len(config.action_facts) % 5 == 0,
+            f"action_facts {list(config.action_facts)}: (first action, count, start, block, "
+            "width) per group of actions",
         )
-        first, count, start, block, width = config.action_facts
+        spans: list[tuple[int, int]] = []
+        for first, count, start, block, width in fact_groups(config):
+            need(
+                0 <= first and count >= 1 and first + count <= config.num_actions,
+                f"action_facts: actions {first}..{first + count - 1} are not within the "
+                f"{config.num_actions} actions",
+            )
+            need(
+                0 <= start and block >= 1 and start + count * block <= config.input_size,
+                f"action_facts: inputs {start}..{start + count * block - 1} are not within "
+                f"the {config.input_size} inputs",
+            )
+            need(
+                1 <= width <= LIMITS["width"],
+                f"action_facts: width {width} not in 1..{LIMITS['width']}",
+            )
+            spans.append((first, first + count))
+        spans.sort()
         need(
-            0 <= first and count >= 1 and first + count <= config.num_actions,
-            f"action_facts: actions {first}..{first + count - 1} are not within the "
-            f"{config.num_actions} actions",
-        )
-        need(
-            0 <= start and block >= 1 and start + count * block <= config.input_size,
-            f"action_facts: inputs {start}..{start + count * block - 1} are not within the "
-            f"{config.input_size} inputs",
-        )
-        need(
-            1 <= width <= LIMITS["width"],
-            f"action_facts: width {width} not in 1..{LIMITS['width']}",
+            all(a[1] <= b[0] for a, b in zip(spans, spans[1:], strict=False)),
+            f"action_facts: groups of actions {spans} overlap",
         )
     need(
         not config.facts_head_only or bool(config.action_facts),
@@ -213,11 +223,27 @@ def check_config(config: NetConfig) -> None:
     )
 
 
+def fact_groups(config: NetConfig) -> list[tuple[int, int, int, int, int]]:
+    """``action_facts`` as its groups: (first action, count, start, block, width) each."""
+    f = config.action_facts
+    return [(f[i], f[i + 1], f[i + 2], f[i + 3], f[i + 4]) for i in range(0, len(f) - 4, 5)]
+
+
 def fact_inputs(config: NetConfig) -> int:
-    """How many policy inputs only the action head reads (``facts_head_only``)."""
+    """How many policy inputs only the action heads read (``facts_head_only``)."""
     if not (config.facts_head_only and config.action_facts):
         return 0
-    return config.action_facts[1] * config.action_facts[3]
+    return sum(count * block for _, count, _, block, _ in fact_groups(config))
+
+
+def _head_names(g: int) -> tuple[str, str]:
+    """State-dict prefixes of group ``g``'s head and context map (group 0 keeps the
+    names files had before there were several)."""
+    return (
+        ("fact_head", "fact_context")
+        if g == 0
+        else (f"fact_heads.{g - 1}", f"fact_contexts.{g - 1}")
+    )
 
 
 def parameter_shapes(config: NetConfig) -> dict[str, tuple[int, ...]]:
@@ -245,15 +271,15 @@ def parameter_shapes(config: NetConfig) -> dict[str, tuple[int, ...]]:
     shapes["actor.bias"] = (config.num_actions,)
     shapes["critic.weight"] = (config.value_outputs, width)
     shapes["critic.bias"] = (config.value_outputs,)
-    if config.action_facts:
-        torso = width
-        _, _, _, block, width = config.action_facts
-        shapes["fact_head.0.weight"] = (width, block)
-        shapes["fact_head.0.bias"] = (width,)
-        shapes["fact_head.2.weight"] = (1, width)
-        shapes["fact_head.2.bias"] = (1,)
+    torso = width
+    for g, (_, _, _, block, fact_width) in enumerate(fact_groups(config)):
+        head, context = _head_names(g)
+        shapes[f"{head}.0.weight"] = (fact_width, block)
+        shapes[f"{head}.0.bias"] = (fact_width,)
+        shapes[f"{head}.2.weight"] = (1, fact_width)
+        shapes[f"{head}.2.bias"] = (1,)
         if config.facts_context:
-            shapes["fact_context.weight"] = (width, torso)
+            shapes[f"{context}.weight"] = (fact_width, torso)
     return shapes
 
 
@@ -308,18 +334,25 @@ class ActorCritic(nn.Module):
         self.mlp = nn.Sequential(*layers)
         self.actor = _layer(nn.Linear(width, config.num_actions), std=0.01)
         self.critic = _layer(nn.Linear(width, config.value_outputs), std=1.0)
-        self.fact_head: nn.Sequential | None = None
-        self.fact_context: nn.Linear | None = None
-        if config.action_facts:
-            _, _, _, block, fact_width = config.action_facts
-            self.fact_head = nn.Sequential(
-                _layer(nn.Linear(block, fact_width)),
-                nn.Tanh(),
-                _layer(nn.Linear(fact_width, 1), std=0.0),
+        # one head per group of actions with facts (group 0's under the names files had
+        # before there were several: fact_head, fact_context; the others in lists)
+        heads: list[nn.Sequential] = []
+        contexts: list[nn.Linear] = []
+        for _, _, _, block, fact_width in fact_groups(config):
+            heads.append(
+                nn.Sequential(
+                    _layer(nn.Linear(block, fact_width)),
+                    nn.Tanh(),
+                    _layer(nn.Linear(fact_width, 1), std=0.0),
+                )
             )
             if config.facts_context:
-                self.fact_context = nn.Linear(width, fact_width, bias=False)
-                nn.init.zeros_(self.fact_context.weight)
+                contexts.append(nn.Linear(width, fact_width, bias=False))
+                nn.init.zeros_(contexts[-1].weight)
+        self.fact_head: nn.Sequential | None = heads[0] if heads else None
+        self.fact_context: nn.Linear | None = contexts[0] if contexts else None
+        self.fact_heads = nn.ModuleList(heads[1:])
+        self.fact_contexts = nn.ModuleList(contexts[1:])
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Masked logits (B, A) and values (B,) of policy inputs ``x`` (B, input_size);
@@ -329,9 +362,13 @@ class ActorCritic(nn.Module):
         if x.dim() > 2:
             x = x.flatten(1)
         torso = x
+        groups = fact_groups(config)
         if config.facts_head_only:  # the torso reads every input but the facts
-            _, count, start, block, _ = config.action_facts
-            torso = torch.cat([x[:, :start], x[:, start + count * block :]], dim=1)
+            keep, at = [], 0
+            for _, count, start, block, _ in sorted(groups, key=lambda g: g[2]):
+                keep.append(x[:, at:start])
+                at = max(at, start + count * block)
+            torso = torch.cat([*keep, x[:, at:]], dim=1)
         if not config.conv_channels:
             h = self.mlp(torso)
             logits = self.actor(h)
@@ -344,20 +381,28 @@ class ActorCritic(nn.Module):
                 spatial = torch.cat([spatial, spatial.new_zeros(spatial.shape[0], 1)], dim=1)
                 assert self.action_index is not None
                 logits = logits + spatial[:, self.action_index]
-        if self.fact_head is not None:
-            first, count, start, block, _ = config.action_facts
-            facts = x[:, start : start + count * block].reshape(-1, count, block)
-            if self.fact_context is None:
-                scores = self.fact_head(facts).squeeze(-1)
-            else:  # the position (h, the torso's last layer) joins every action's facts
-                first_layer, squash, out = self.fact_head
-                pre = first_layer(facts) + self.fact_context(h).unsqueeze(1)
-                scores = out(squash(pre)).squeeze(-1)
-            logits = torch.cat(
-                [logits[:, :first], logits[:, first : first + count] + scores,
-                 logits[:, first + count :]],
-                dim=1,
-            )  # fmt: skip
+        if groups:
+            heads = [self.fact_head, *self.fact_heads]
+            contexts = [self.fact_context, *self.fact_contexts]
+            for (first, count, start, block, _), head, context in zip(
+                groups,
+                heads,
+                contexts if config.facts_context else [None] * len(groups),
+                strict=True,
+            ):
+                assert head is not None
+                facts = x[:, start : start + count * block].reshape(-1, count, block)
+                if context is None:
+                    scores = head(facts).squeeze(-1)
+                else:  # the position (h, the torso's last layer) joins every action's facts
+                    first_layer, squash, out = head
+                    pre = first_layer(facts) + context(h).unsqueeze(1)
+                    scores = out(squash(pre)).squeeze(-1)
+                logits = torch.cat(
+                    [logits[:, :first], logits[:, first : first + count] + scores,
+                     logits[:, first + count :]],
+                    dim=1,
+                )  # fmt: skip
         logits = logits.masked_fill(~mask, MASKED_LOGIT)
         value = self.critic(h)
         return logits, value.squeeze(-1) if config.value_outputs == 1 else value

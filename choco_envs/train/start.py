@@ -95,7 +95,8 @@ def start_with_a_fact_head(model: Any, old: Any, meta: dict[str, Any], args: Arg
             f"run's torso ({same})"
         )
     missing, unexpected = model.load_state_dict(old.state_dict(), strict=False)
-    if unexpected or any(not k.startswith(("fact_head.", "fact_context.")) for k in missing):
+    heads = ("fact_head.", "fact_context.", "fact_heads.", "fact_contexts.")
+    if unexpected or any(not k.startswith(heads) for k in missing):
         raise ConfigError(
             f"init_from: {args.init_from!r}: weights {missing + unexpected} do not fit"
         )
@@ -106,7 +107,8 @@ def start_with_context(model: Any, old: Any, args: Args) -> None:
     whose head also reads the torso (``action_head_context``): every weight loads, the
     context map stays at 0, so the network plays as before."""
     missing, unexpected = model.load_state_dict(old.state_dict(), strict=False)
-    if unexpected or missing != ["fact_context.weight"]:
+    contexts = [k for k in model.state_dict() if k.startswith(("fact_context.", "fact_contexts."))]
+    if unexpected or sorted(missing) != sorted(contexts):
         raise ConfigError(
             f"init_from: {args.init_from!r}: weights {missing + unexpected} do not fit"
         )

@@ -401,3 +401,88 @@ def test_a_file_without_features_starts_a_fact_head_only_network_that_plays_as_i
         )
     with pytest.raises(ConfigError, match="action_head_only"):
         Args(**base, action_head_only=True).check()
+
+
+@pytest.mark.parametrize("edition", ["standard", "classic"])
+def test_chocolatiers_placements_are_the_rules_sampler_after_each_placement_and_wild(
+    edition: str,
+) -> None:
+    """For every legal tile placement and wild, the feature's facts are what the rules make
+    of the seat's Sampler once that action is played: its largest group of each type
+    (placements: the group itself; wilds: its growth, "wilds count in the size of the
+    groups they join") and, per type, who takes the Score tile, which "goes to the single
+    player with the largest connected group of it; a tie for the largest means nobody"
+    (docs/games/chocolatiers.md). Placements open only while a tile is being placed, and
+    the first part is chocolatiers_takes' output; at every step of random games."""
+    import random
+
+    import choco_envs
+    from choco_envs.games.chocolatiers.rules import NT, PLACE, PLACE_WILD, single_best
+    from choco_envs.games.chocolatiers.sampler import largest_groups
+    from choco_envs.policy.features import PolicyInputs
+    from choco_envs.registry import make_game
+
+    table = make_game("chocolatiers_v1", edition=edition, num_players=3)
+    placing = PolicyInputs(table, "flat", "chocolatiers_placements")
+    takes = PolicyInputs(table, "flat", "chocolatiers_takes")
+    assert placing.features is not None and placing.features.layout is not None
+    fields = {f.name: f for f in placing.features.layout.fields}
+    rng = random.Random(6)
+    checked = {"place": 0, "wild": 0}
+    for seed in range(4):
+        env = choco_envs.make("chocolatiers_v1", edition=edition, num_players=3)
+        env.reset(seed=seed)
+        game = env.unwrapped.game
+        while not env.unwrapped.game_over():
+            s = env.unwrapped.state_
+            p = s.player
+            extra = placing.encode(s, p)[placing.obs_size :]
+            head = takes.encode(s, p)[takes.obs_size :]
+            np.testing.assert_array_equal(extra[: len(head)], head)
+            places = extra[fields["places"].slice].reshape(64, -1)
+            wilds = extra[fields["wilds"].slice].reshape(36, -1)
+            legal = game.legal_actions(s)
+            placements = [a for a in legal if PLACE <= a < PLACE + 64]
+            assert sorted(PLACE + i for i in np.flatnonzero(places[:, 0])) == placements
+            for a in legal:
+                if not (PLACE <= a < PLACE + 64 or PLACE_WILD <= a < PLACE_WILD + 36):
+                    continue
+                after = game.copy(s)
+                game.apply(after, a, rng)
+                own = largest_groups(after.cells[p * 36 : p * 36 + 36])
+                if a >= PLACE:
+                    row, kind = places[a - PLACE], "place"
+                    np.testing.assert_allclose(row[1 : 1 + NT], np.asarray(own) / 12)
+                else:
+                    row, kind = wilds[a - PLACE_WILD], "wild"
+                    grown = np.asarray(own) - np.asarray(s.groups[p * NT : p * NT + NT])
+                    np.testing.assert_allclose(row[1 : 1 + NT], grown / 4)
+                assert row[0] == 1.0
+                for t in range(NT):
+                    values = [own[t] if q == p else s.groups[q * NT + t] for q in range(3)]
+                    winner = single_best(values)
+                    assert row[1 + NT + t] == (1.0 if winner == p else -1.0 if winner >= 0 else 0.0)
+                checked[kind] += 1
+            env.step(rng.choice(legal))
+    assert checked["place"] >= 200 and checked["wild"] >= 200, checked
+
+
+def test_chocolatiers_placements_declare_a_head_per_group_of_actions() -> None:
+    """Takes, wilds and tile placements each read their own blocks: the declared groups
+    are the take actions (one block per card type), the 36 wild spaces and the 64 tile
+    placements, at every table of the seat-padded input, one after another in the input."""
+    from choco_envs.games.chocolatiers.rules import NT, PLACE, PLACE_WILD, TAKE
+    from choco_envs.policy.net import NetConfig, fact_groups
+    from choco_envs.registry import make_game
+
+    for n in (2, 5):
+        game = make_game("chocolatiers_v1", num_players=n)
+        inputs = PolicyInputs(game, "flat", "chocolatiers_placements", max_players=5)
+        flat = inputs.action_facts(16)
+        groups = fact_groups(NetConfig((inputs.size,), game.num_actions, action_facts=flat))
+        assert [(g[0], g[1], g[3], g[4]) for g in groups] == [
+            (TAKE, NT, (5 + 1 + 5) * 6, 16), (PLACE_WILD, 36, 13, 16), (PLACE, 64, 13, 16),
+        ]  # fmt: skip
+        ends = [start + count * block for _, count, start, block, _ in groups]
+        # laid out as the feature's fields: takes, then placements, then wilds
+        assert groups[2][2] == ends[0] and groups[1][2] == ends[2] and ends[1] <= inputs.size

@@ -91,6 +91,15 @@ def test_board_head_that_does_not_fit_is_refused(kwargs: dict, message: str) -> 
             facts_head_only=True,
             facts_context=True,
         ),
+        NetConfig(
+            (4,),
+            9,
+            (8,),
+            extra_inputs=13,
+            action_facts=(2, 3, 4, 3, 5, 6, 2, 13, 2, 5),
+            facts_head_only=True,
+            facts_context=True,
+        ),  # fmt: skip
     ],
     ids=[
         "mlp",
@@ -100,6 +109,7 @@ def test_board_head_that_does_not_fit_is_refused(kwargs: dict, message: str) -> 
         "conv+extra",
         "facts+context",
         "conv+facts+context",
+        "two-fact-heads+context",
     ],
 )
 def test_parameter_shapes_are_the_state_dict_of_the_network(config: NetConfig) -> None:
@@ -164,6 +174,8 @@ def test_action_fact_head_scores_each_action_from_its_own_block_with_shared_weig
         ((4, 3, 4, 3, 5), "not within the 6 actions"),
         ((2, 3, 6, 3, 5), "not within the 13 inputs"),
         ((2, 3, 4, 3, 0), "width 0"),
+        ((2, 3, 4, 3, 5, 4, 1, 4, 3), "per group of actions"),
+        ((2, 3, 4, 3, 5, 4, 1, 4, 3, 5), "overlap"),
     ],
 )
 def test_action_fact_head_that_does_not_fit_is_refused(facts: tuple, message: str) -> None:
@@ -272,3 +284,30 @@ def test_facts_context_without_facts_or_as_a_non_bool_is_refused() -> None:
     )  # a file written before the field reads as without it
     with pytest.raises(CheckpointError, match="facts_context is not a bool"):
         NetConfig.from_json({**data, "facts_context": 1})
+
+
+def test_each_group_of_actions_is_scored_by_its_own_head() -> None:
+    """NetConfig.action_facts with two groups: each group's head adds its scores to its own
+    actions only, from its own blocks; both start at 0 (a file widened into them plays as
+    before); with facts_head_only the torso reads neither group's facts."""
+    torch.manual_seed(7)
+    # actions 0..1 (blocks of 3 at inputs 4..9), actions 5..7 (blocks of 2 at 10..15)
+    facts = (0, 2, 4, 3, 5, 5, 3, 10, 2, 5)
+    plain = ActorCritic(NetConfig((4,), 9, (8,), extra_inputs=12))
+    model = ActorCritic(NetConfig((4,), 9, (8,), extra_inputs=12, action_facts=facts))
+    model.load_state_dict({**model.state_dict(), **plain.state_dict()})
+    x = torch.randn(3, 16)
+    mask = torch.ones(3, 9, dtype=torch.bool)
+    with torch.no_grad():
+        assert torch.equal(model(x, mask)[0], plain(x, mask)[0])
+        assert model.fact_head is not None and len(model.fact_heads) == 1
+        torch.nn.init.normal_(model.fact_heads[0][2].weight)  # the second group's head only
+        scores = model(x, mask)[0] - plain(x, mask)[0]
+        assert torch.equal(scores[:, [0, 1, 2, 3, 4, 8]], torch.zeros(3, 6))
+        assert (scores[:, 5:8] != 0).all()
+        other = x.clone()
+        other[:, 4:10] += 1.0  # the first group's facts move nothing while its head is 0
+        assert torch.equal(model(other, mask)[0] - plain(other, mask)[0], scores)
+    only = ActorCritic(NetConfig((4,), 9, (8,), extra_inputs=12, action_facts=facts,
+                                 facts_head_only=True))  # fmt: skip
+    assert only.mlp[0].weight.shape[1] == 16 - 6 - 6

@@ -741,3 +741,55 @@ def test_a_file_with_a_fact_head_starts_a_network_whose_head_reads_the_position(
     with pytest.raises(ConfigError, match="holds another network"):
         train(Args(**{**base, "hidden": (8,)}, action_head_context=True, init_from=str(headed),
                    run_name="other"))  # fmt: skip
+
+
+def test_a_file_with_one_fact_head_starts_a_network_with_more_that_plays_as_it_did(
+    tmp_path: Path,
+) -> None:
+    """init_from a seat-padded file on chocolatiers_takes (a take head) into a run on
+    chocolatiers_placements (heads for takes, wilds and tile placements): the take head and
+    every old input keep their weights, the new inputs and heads start at zero, so the new
+    network gives the file's logits and values at every table, tile placements included."""
+    import torch
+
+    from choco_envs.games.chocolatiers.rules import PLACE
+    from choco_envs.policy.checkpoint import load_policy
+    from choco_envs.train.ppo import Args, train
+
+    base = dict(
+        env_id="chocolatiers_v1", options={"num_players": 2, "edition": "standard"},
+        player_counts=(2, 3), total_timesteps=100, num_envs=2, num_steps=2, hidden=(16,),
+        eval_every=0, final_eval_games=0, track=False, progress=False, action_head=8,
+        runs_dir=str(tmp_path), league_self_play=1.0, league_past=0.0, league_bots={},
+    )  # fmt: skip
+    takes = train(Args(**base, feature="chocolatiers_takes", run_name="takes"))
+    args = Args(
+        **{**base, "total_timesteps": 1, "learning_rate": 1e-9},
+        feature="chocolatiers_placements",
+        init_from=str(takes),
+        run_name="placements",
+    )
+    wide = train(args)
+    old, old_meta = load_policy(takes, "chocolatiers_v1")
+    new, new_meta = load_policy(wide, "chocolatiers_v1")
+    assert len(new.config.action_facts) == 15 and len(new.fact_heads) == 2
+    rng = random.Random(3)
+    placed = 0
+    for n in (2, 3):
+        game = make_game("chocolatiers_v1", num_players=n)
+        s = game.new_state(rng)
+        for _ in range(400):
+            if game.is_over(s):
+                break
+            x_old = PolicyInputs.of_checkpoint(game, old_meta).encode(s, s.player)
+            x_new = PolicyInputs.of_checkpoint(game, new_meta).encode(s, s.player)
+            mask = torch.from_numpy(game.legal_mask(s)[None].astype(bool))
+            with torch.no_grad():
+                a = old(torch.from_numpy(x_old[None]), mask)
+                b = new(torch.from_numpy(x_new[None]), mask)
+            torch.testing.assert_close(a[0], b[0], atol=1e-4, rtol=0)
+            torch.testing.assert_close(a[1], b[1], atol=1e-4, rtol=0)
+            legal = game.legal_actions(s)
+            placed += any(PLACE <= x < PLACE + 64 for x in legal)
+            game.apply(s, rng.choice(legal), rng)
+    assert placed >= 5

@@ -13,14 +13,38 @@ from choco_envs.core.game import Game
 from choco_envs.games.chocolatiers.encoding import (
     COST_SCALE,
     NT,
+    PHASES,
+    SAMPLER_PLANES,
     TILE_COST,
     TILE_FEATURES,
     TILE_POINTS,
     TILE_PRESENT,
+    TILE_SPACES,
     tile_rows,
 )
-from choco_envs.games.chocolatiers.rules import TAKE, ChocolatiersRules
-from choco_envs.games.chocolatiers.sampler import cheapest_payment_batch
+from choco_envs.games.chocolatiers.rules import (
+    LINE_SIZE,
+    PHASE_NAMES,
+    PLACE,
+    PLACE_WILD,
+    TAKE,
+    WILDS_EACH,
+    ChocolatiersRules,
+    single_best,
+)
+from choco_envs.games.chocolatiers.sampler import (
+    EMPTY,
+    LEGAL_POSITIONS,
+    NO_TILE,
+    POSITIONS,
+    SLOT_SPACES,
+    WILD,
+    cheapest_payment_batch,
+    groups_with_a_wild,
+    largest_groups,
+    placed_cells,
+    rotate,
+)
 
 
 class _OwnHand:
@@ -130,7 +154,7 @@ def _takes(game: Game[Any], encoder: str) -> Features:
         "card pays, points / 8, a tile is there",
         shape=(NT, rows, TAKE_FACTS),
     )
-    return Features(names.size, compute, names, action_facts=(TAKE, NT, "takes"))
+    return Features(names.size, compute, names, action_facts=((TAKE, NT, "takes"),))
 
 
 TAKES = FeatureFunction(
@@ -141,4 +165,140 @@ TAKES = FeatureFunction(
     "hand with one card of that type added; the rules' cheapest_payment), with the tile's "
     "points: read by a head shared by the take actions",
     _takes,
+)
+
+
+#: facts of each tile placement (position, rotation) and of each wild space: the action
+#: is open (a tile is being placed there / a wild may go there), then per type the seat's
+#: largest group after it (placements: / 12) or how much it grows (wilds: / 4), then per
+#: type who would take that type's Score tile after it (1: this seat alone has the
+#: largest group, -1: another seat alone, 0: a tie)
+SAMPLER_FACTS = 1 + 2 * NT
+GROUP_SCALE, GROWTH_SCALE = 12.0, 4.0
+
+
+def _own_cells(planes: np.ndarray) -> list[int]:
+    """The 36 cells (the rules' values: NO_TILE, EMPTY, a type, WILD) of a seat's Sampler
+    planes (SAMPLER_PLANES, 36) in the observation."""
+    occupied = planes[7] >= 0.5
+    typed = planes[:NT].max(axis=0) >= 0.5
+    kind = np.where(typed, planes[:NT].argmax(axis=0), EMPTY)
+    cells = np.where(planes[6] >= 0.5, WILD, kind)
+    return [int(v) for v in np.where(occupied, cells, NO_TILE)]
+
+
+def _standing(game: ChocolatiersRules, own: list[int], others: np.ndarray) -> list[float]:
+    """Per type, who takes its Score tile (the rules' ``single_best``) if the seat's
+    largest groups were ``own`` and the others' ``others`` (seats, NT): 1 this seat, -1
+    another, 0 nobody."""
+    out = []
+    for t in range(NT):
+        winner = single_best([own[t], *(int(v) for v in others[:, t])])
+        out.append(1.0 if winner == 0 else (-1.0 if winner > 0 else 0.0))
+    return out
+
+
+def _placements(game: Game[Any], encoder: str) -> Features:
+    """``chocolatiers_takes``'s fields, then what each tile placement and each wild does to
+    the seat's Sampler by the rules (``placed_cells``, ``largest_groups``,
+    ``groups_with_a_wild``, the Score tiles' ``single_best``): per placement of the tile
+    being boxed (16 positions x 4 rotations) the seat's largest group of each type after
+    it and who would then take each type's Score tile; per Sampler space the same for a
+    wild put there (its growth of each group). Read from the seat's own observation: its
+    Sampler, the tile being boxed, the largest groups every seat shows. Facts, no weights."""
+    assert isinstance(game, ChocolatiersRules)
+    takes = _takes(game, encoder)
+    n = game.num_players
+    rows = tile_rows(game)
+    lay = game.encoder("flat").layout
+    at = layout_slices(
+        lay,
+        "chocolatiers_placements",
+        tiles=rows * TILE_FEATURES,
+        samplers=n * SAMPLER_PLANES * 36,
+        phase=PHASES,
+        wilds_0=1,
+        **{f"groups_{k}": NT for k in range(n)},
+    )
+    placing = PHASE_NAMES.index("place")
+    places = POSITIONS * 4
+
+    def sampler_facts(obs: np.ndarray) -> np.ndarray:
+        b = obs.shape[0]
+        out = np.zeros((b, places + 36, SAMPLER_FACTS), dtype=np.float32)
+        for i in range(b):
+            flat = obs[i].reshape(-1)
+            phase = flat[at["phase"]]
+            wilds = int(round(float(flat[at["wilds_0"]][0]) * WILDS_EACH))
+            if phase[placing] < 0.5 and wilds == 0:
+                continue
+            groups = np.rint(
+                np.stack([flat[at[f"groups_{k}"]] for k in range(n)]).astype(np.float64) * 36
+            ).astype(np.int64)
+            cells = _own_cells(flat[at["samplers"]][: SAMPLER_PLANES * 36].reshape(-1, 36))
+            if phase[placing] >= 0.5:
+                tile = flat[at["tiles"]].reshape(rows, TILE_FEATURES)[LINE_SIZE]
+                spaces = tuple(
+                    int(v) if v < NT else EMPTY
+                    for v in tile[TILE_SPACES:].reshape(4, NT + 1).argmax(axis=1)
+                )
+                occ = sum(1 << k for k in range(9) if cells[SLOT_SPACES[k][0]] != NO_TILE)
+                for position in LEGAL_POSITIONS[occ]:
+                    for rot in range(4):
+                        after, _ = placed_cells(cells, occ, rotate(spaces, rot), position)
+                        own = largest_groups(after)
+                        row = out[i, 4 * position + rot]
+                        row[0] = 1.0
+                        row[1 : 1 + NT] = np.asarray(own) / GROUP_SCALE
+                        row[1 + NT :] = _standing(game, own, groups[1:])
+            if wilds:
+                for space, own in groups_with_a_wild(cells).items():
+                    row = out[i, places + space]
+                    row[0] = 1.0
+                    row[1 : 1 + NT] = (np.asarray(own) - groups[0]) / GROWTH_SCALE
+                    row[1 + NT :] = _standing(game, own, groups[1:])
+        return out.reshape(b, -1)
+
+    def compute(obs: np.ndarray) -> np.ndarray:
+        return np.concatenate([takes.compute(obs), sampler_facts(obs)], axis=1)
+
+    assert takes.layout is not None
+    names = Layout()
+    for f in takes.layout.fields:
+        names.add(f.name, f.size, f.meaning, f.low, f.high, shape=f.shape)
+    names.add(
+        "places",
+        places * SAMPLER_FACTS,
+        "per tile placement (4 x position + rotation): open, the seat's largest group of "
+        "each type after it / 12, who would take each type's Score tile (1 the seat, -1 "
+        "another, 0 a tie)",
+        low=-1.0,
+        high=2.0,
+        shape=(places, SAMPLER_FACTS),
+    )
+    names.add(
+        "wilds",
+        36 * SAMPLER_FACTS,
+        "per Sampler space: a wild may go there, how much it grows the seat's largest group "
+        "of each type / 4, who would then take each type's Score tile",
+        low=-1.0,
+        high=6.0,
+        shape=(36, SAMPLER_FACTS),
+    )
+    return Features(
+        names.size,
+        compute,
+        names,
+        action_facts=((TAKE, NT, "takes"), (PLACE_WILD, 36, "wilds"), (PLACE, places, "places")),
+    )
+
+
+PLACEMENTS = FeatureFunction(
+    "chocolatiers_placements",
+    1,
+    "Chocolatiers (flat): chocolatiers_takes's facts, then for every placement of the tile "
+    "being boxed and every space a wild may go, the seat's largest groups after it and "
+    "who would then take each type's Score tile (the rules' placed_cells, largest_groups, "
+    "groups_with_a_wild, single_best): each group read by a head shared by its actions",
+    _placements,
 )

@@ -232,7 +232,9 @@ def _pieces(game: Game[Any], encoder: str) -> Features:
         "and its second: " + ", ".join(PIECE_FACTS),
         shape=(NUM_ACTIONS, BLOCK),
     )
-    return Features(NUM_ACTIONS * BLOCK, compute, names, action_facts=(0, NUM_ACTIONS, "actions"))
+    return Features(
+        NUM_ACTIONS * BLOCK, compute, names, action_facts=((0, NUM_ACTIONS, "actions"),)
+    )
 
 
 def _lead_gains(card: Any, cases: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> np.ndarray:

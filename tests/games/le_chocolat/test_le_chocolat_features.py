@@ -193,4 +193,4 @@ def test_the_features_refuse_another_game_or_observation() -> None:
 def test_each_action_has_one_declared_block_for_the_fact_head() -> None:
     features = PIECES.build(LeChocolatGame(), "planes")
     assert features.size == NUM_ACTIONS * BLOCK
-    assert features.action_facts == (0, NUM_ACTIONS, "actions")
+    assert features.action_facts == ((0, NUM_ACTIONS, "actions"),)
