@@ -37,11 +37,11 @@ from choco_envs.games.chocolatiers.sampler import (
     LEGAL_POSITIONS,
     NO_TILE,
     POSITIONS,
-    SLOT_SPACES,
     WILD,
     cheapest_payment_batch,
     groups_with_a_wild,
     largest_groups,
+    occupancy,
     placed_cells,
     rotate,
 )
@@ -242,7 +242,7 @@ def _placements(game: Game[Any], encoder: str) -> Features:
                     int(v) if v < NT else EMPTY
                     for v in tile[TILE_SPACES:].reshape(4, NT + 1).argmax(axis=1)
                 )
-                occ = sum(1 << k for k in range(9) if cells[SLOT_SPACES[k][0]] != NO_TILE)
+                occ = occupancy(cells)
                 for position in LEGAL_POSITIONS[occ]:
                     for rot in range(4):
                         after, _ = placed_cells(cells, occ, rotate(spaces, rot), position)

@@ -124,6 +124,12 @@ def rotate(spaces: tuple[int, ...], quarter_turns: int) -> tuple[int, ...]:
     return spaces
 
 
+def occupancy(cells: Sequence[int]) -> int:
+    """The occupied frame slots (bit ``slot``) of the anchored Sampler ``cells``: a slot
+    holds a tile where its spaces are not NO_TILE."""
+    return sum(1 << slot for slot in range(9) if cells[SLOT_SPACES[slot][0]] != NO_TILE)
+
+
 def shift_cells(cells: Sequence[int], dr: int, dc: int) -> list[int]:
     """The 36 cells moved ``dr`` tile rows down and ``dc`` tile columns right (what
     re-anchoring does when a tile goes above or left of the Sampler)."""

@@ -379,3 +379,25 @@ def test_the_replacement_tile_is_revealed_only_after_payment_and_placement(editi
         game.apply(s, PAY_ONE if PAY_ONE in legal else legal[0], rng)
     assert all(d[2] == -1 for d in seen) and len(seen) == 1 + sum(game.tile_cost[top])
     assert s.display[2] == after and after not in pile
+
+
+def test_occupancy_of_the_cells_is_the_state_s_record_of_placed_tiles() -> None:
+    """``occupancy`` (what the placement facts read from a seat's Sampler planes) gives the
+    slots the rules recorded as holding a tile ("each later tile joins a placed tile"), at
+    every step of random games."""
+    import random
+
+    from choco_envs.games.chocolatiers.sampler import occupancy
+    from choco_envs.registry import make_game
+
+    game = make_game("chocolatiers_v1", num_players=3)
+    rng = random.Random(5)
+    seen = set()
+    for _ in range(3):
+        s = game.new_state(rng)
+        while not game.is_over(s):
+            for q in range(3):
+                assert occupancy(s.cells[q * 36 : q * 36 + 36]) == s.occ[q]
+                seen.add(s.occ[q])
+            game.apply(s, rng.choice(game.legal_actions(s)), rng)
+    assert len(seen) >= 6
