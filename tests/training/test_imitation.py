@@ -3,6 +3,7 @@ bot plays perfectly (leave a multiple of 4)."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +35,37 @@ def test_round_zero_records_the_teachers_action_at_every_teacher_decision() -> N
         stones = int(np.argmax(obs[:22]))  # the toy encodes the pile one-hot first
         assert mask[action], "a label must be legal"
         assert action == nim_label(stones)
+
+
+def test_demonstrations_store_the_policy_inputs_in_half_precision() -> None:
+    """The recorded inputs are kept as float16 (half the bytes of the largest array of an
+    imitation run) and equal the network's float32 input where float16 holds it exactly
+    (the toy's one-hot pile: fit reads them back as float32)."""
+    from choco_envs.policy.features import PolicyInputs
+    from choco_envs.registry import make_game
+    from choco_envs.train.imitation import DEMO_DTYPE
+
+    demos = collect(ENV_ID, OPTIONS, "flat", "greedy", games=3, seed=3)
+    assert DEMO_DTYPE == np.float16 and demos.obs.dtype == np.float16
+    game = make_game(ENV_ID, **OPTIONS)
+    inputs = PolicyInputs(game, "flat")
+    first = inputs.encode(game.new_state(random.Random(3)), 0)  # collect's first deal
+    np.testing.assert_array_equal(demos.obs[0].astype(np.float32), first)
+
+
+def test_an_input_beyond_half_precision_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from choco_envs.policy import features
+
+    real = features.PolicyInputs.encode
+
+    def huge(self: object, state: object, seat: int) -> np.ndarray:
+        x = real(self, state, seat).copy()  # type: ignore[arg-type]
+        x[0] = 1e6
+        return x
+
+    monkeypatch.setattr(features.PolicyInputs, "encode", huge)
+    with pytest.raises(ValueError, match="reaches 1000000.0, beyond what demonstrations store"):
+        collect(ENV_ID, OPTIONS, "flat", "greedy", games=1, seed=3)
 
 
 def test_returns_are_the_recorded_seats_final_returns() -> None:
@@ -178,7 +210,7 @@ def test_fitting_soft_targets_learns_the_teachers_distribution_not_its_argmax() 
         model = toy_model(stones=13)
         stats = fit(model, demos, epochs=300, seed=0, learning_rate=1e-2, batch_size=64)
         with torch.no_grad():
-            logits, _ = model(torch.from_numpy(obs), torch.from_numpy(mask))
+            logits, _ = model(torch.from_numpy(obs).float(), torch.from_numpy(mask))
         probs[name] = torch.softmax(logits, -1).mean(0).numpy()
         assert ("imitation/holdout_soft_ce" in stats) == (name == "soft")
     np.testing.assert_allclose(probs["soft"], [0.6, 0.3, 0.1], atol=0.05)
