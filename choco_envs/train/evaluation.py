@@ -4,6 +4,10 @@
   ``eval_games`` games per opponent on fresh deals; with ``keep_best``, the weights of
   the evaluation with the best weighted win rate (``keep_best_weights``) are kept and
   restored at the end, the run's file then holding them rather than the last update's.
+  With ``keep_best_tables`` a seat-padded run's periodic evaluations play every player
+  count it trains, and the kept weights are those with the best mean, over the counts,
+  of each count's weighted ratio of win rate to target (:func:`table_target`), so a
+  run aimed at 3-5 players keeps its best large-table weights.
 * **Final** (:func:`final_evaluation`): ``final_eval_games`` per opponent at ``options``'
   table (the file's ``arena``, what ``choco ship`` reads) and at each other player count
   of a seat-padded run (``arena_tables``), on the run's own deals.
@@ -58,6 +62,32 @@ def best_score(arena: dict[str, Any], weights: dict[str, float]) -> float:
     return sum(weights.get(opp, 0.0) * res["win_rate"] for opp, res in arena.items()) / total
 
 
+def table_target(opponent: str, players: int) -> float:
+    """The win rate a bot for many tables aims at against ``players`` - 1 copies of
+    ``opponent``: 90% against random at every count; against any other bot 60% at 2
+    players and 1.5 / N beyond (50, 37.5, 30, 25% at 3-6; par is 1 / N)."""
+    if opponent == "random":
+        return 0.9
+    return 0.6 if players <= 2 else 1.5 / players
+
+
+def tables_score(arenas: dict[int, dict[str, Any]], weights: dict[str, float]) -> float:
+    """The keep_best criterion of ``keep_best_tables``: for each player count (the keys
+    of ``arenas``), the weighted mean of win rate / :func:`table_target` over its
+    opponents; then the mean over the counts (each count weighs alike)."""
+    ratios = []
+    for players, arena in arenas.items():
+        total = sum(weights.get(opp, 0.0) for opp in arena)
+        ratios.append(
+            sum(
+                weights.get(opp, 0.0) * res["win_rate"] / table_target(opp, players)
+                for opp, res in arena.items()
+            )
+            / total
+        )
+    return sum(ratios) / len(ratios)
+
+
 def final_evaluation(model: Any, args: Args) -> tuple[dict[str, Any], dict[str, Any]]:
     """The evaluation a run stores: ``final_eval_games`` against random and greedy at
     ``options``' table (``arena``) and at each other player count (``arena_tables``),
@@ -76,6 +106,8 @@ class PeriodicEvaluation:
     def __init__(self, args: Args) -> None:
         self.args = args
         self.arena: dict[str, Any] = {}  # the last evaluation
+        self.tables: dict[str, Any] = {}  # keep_best_tables: the last one's other counts
+        self.last_score: float | None = None
         self.best: tuple[float, int, dict[str, Any]] | None = None  # (score, steps, weights)
 
     def due(self, update: int) -> bool:
@@ -86,18 +118,29 @@ class PeriodicEvaluation:
         """Evaluate ``model`` after update ``update`` (``steps`` env steps): (the arena
         result, whether ``keep_best`` keeps these weights as the best so far)."""
         args = self.args
-        self.arena = run_eval(model, args, args.eval_games, args.seed + 10_000 + update)
-        score = best_score(self.arena, args.keep_best_weights)
+        seed = args.seed + 10_000 + update
+        self.arena = run_eval(model, args, args.eval_games, seed)
+        if args.keep_best_tables:
+            self.tables = {
+                str(t["num_players"]): run_eval(model, args, args.eval_games, seed, t)
+                for t in args.other_tables()
+            }
+            here = int(args.options.get("num_players", 2))
+            arenas = {here: self.arena, **{int(n): a for n, a in self.tables.items()}}
+            score = tables_score(arenas, args.keep_best_weights)
+        else:
+            score = best_score(self.arena, args.keep_best_weights)
+        self.last_score = score
         kept = args.keep_best and (self.best is None or score > self.best[0])
         if kept:
             weights = {k: v.detach().clone() for k, v in model.state_dict().items()}
             self.best = (score, steps, weights)
         return self.arena, kept
 
-    @staticmethod
-    def scalars(arena: dict[str, Any]) -> dict[str, float]:
+    def scalars(self, arena: dict[str, Any]) -> dict[str, float]:
         """The TensorBoard scalars of an evaluation (``eval/``): win rate, the Elo
-        difference it implies (``choco_envs.train.curves.elo``), mean return."""
+        difference it implies (``choco_envs.train.curves.elo``), mean return; with
+        ``keep_best_tables`` each other count's win rates too (``eval/<N>p/``)."""
         from choco_envs.train.curves import elo
 
         stats = {}
@@ -105,7 +148,28 @@ class PeriodicEvaluation:
             stats[f"eval/win_rate_vs_{opp}"] = res["win_rate"]
             stats[f"eval/elo_vs_{opp}"] = elo(res["win_rate"], res.get("games"))
             stats[f"eval/mean_return_vs_{opp}"] = res["mean_return"]
+        for n, table in self.tables.items():
+            for opp, res in table.items():
+                stats[f"eval/{n}p/win_rate_vs_{opp}"] = res["win_rate"]
         return stats
+
+    def line(self, steps: int, kept: bool) -> str:
+        """One printed line of a ``keep_best_tables`` evaluation: each count's win rates,
+        the score, whether its weights are kept."""
+        here = str(self.args.options.get("num_players", 2))
+        parts = [
+            f"{n}p " + " ".join(f"{opp} {res['win_rate']:.2f}" for opp, res in arena.items())
+            for n, arena in sorted(
+                {here: self.arena, **self.tables}.items(), key=lambda t: int(t[0])
+            )
+        ]
+        score = "" if self.last_score is None else f" | ratio to targets {self.last_score:.3f}"
+        return (
+            f"evaluation at step {steps}: "
+            + " | ".join(parts)
+            + score
+            + (" (kept)" if kept else "")
+        )
 
     def restore_best(self, model: Any) -> dict[str, Any] | None:
         """With a kept best, load its weights into ``model`` and return what the file
@@ -114,6 +178,10 @@ class PeriodicEvaluation:
             return None
         score, steps, weights = self.best
         model.load_state_dict(weights)
+        if self.args.keep_best_tables:
+            print(f"keeping the weights of step {steps} (mean ratio to the tables' targets "
+                  f"{score:.3f})")  # fmt: skip
+            return {"eval_mean_ratio_to_targets": round(score, 4), "at_step": steps}
         print(f"keeping the weights of step {steps} (weighted evaluation win rate {score:.3f})")
         return {"eval_mean_win_rate": round(score, 4), "at_step": steps}
 

@@ -101,6 +101,11 @@ class Args(PPOLoss):
         default_factory=lambda: {"random": 1.0, "greedy": 1.0}
     )
     """weights of the opponents' win rates in keep_best's mean (keys: random, greedy)"""
+    keep_best_tables: bool = False
+    """periodic evaluations also play every other player count of a seat-padded run
+    (eval_games each), and keep_best keeps the weights with the best mean over the
+    counts of win rate / target (90% vs random; vs greedy 60% at 2 players, 1.5 / N
+    beyond: choco_envs.train.evaluation.table_target)"""
     imitate: str = ""
     """teacher bot spec for an imitation warm start before PPO (e.g. greedy; '' for
     none): behaviour cloning then DAgger rounds, choco_envs.train.imitation"""
@@ -146,6 +151,11 @@ class Args(PPOLoss):
                 and all(w >= 0 for w in self.keep_best_weights.values())
                 and sum(self.keep_best_weights.values()) > 0,
                 "weights >= 0, not all 0, for random and greedy",
+            ),  # fmt: skip
+            (
+                "keep_best_tables",
+                not self.keep_best_tables or (self.keep_best and len(self.player_counts) > 1),
+                "true only with keep_best and two or more player_counts",
             ),  # fmt: skip
             ("imitate_rounds", 1 <= self.imitate_rounds <= 1000, "1..1000"),
             ("imitate_games", 1 <= self.imitate_games <= 10_000_000, "1..10000000"),
@@ -420,9 +430,12 @@ def train(args: Args, command: str = "") -> Path:
             stats.update(evaluation.scalars(arena))
             games = {opp: res["games"] for opp, res in arena.items()}
             files.point(stats, "eval/win_rate_vs_", steps, "ppo", games)
-            files.save(files.dir / "latest.safetensors", model, steps, arena)
+            more = {"arena_tables": evaluation.tables} if evaluation.tables else {}
+            files.save(files.dir / "latest.safetensors", model, steps, arena, **more)
             if best:
-                files.save(files.dir / "best.safetensors", model, steps, arena)
+                files.save(files.dir / "best.safetensors", model, steps, arena, **more)
+            if evaluation.tables:
+                print(evaluation.line(steps, best), flush=True)
             if bar is not None:
                 bar.set_postfix({opp: f"{res['win_rate']:.2f}" for opp, res in arena.items()})
         files.log(stats, steps)

@@ -15,7 +15,7 @@ import pytest
 import torch
 
 from choco_envs.policy.checkpoint import read_metadata
-from choco_envs.train.evaluation import best_score
+from choco_envs.train.evaluation import best_score, table_target, tables_score
 from choco_envs.train.ppo import Args, train
 from tests.training.toy_nim import ENV_ID, REGISTRY_ENTRY
 
@@ -169,6 +169,56 @@ def test_keep_best_weights_weigh_the_opponents() -> None:
     assert best_score(arena, {"random": 1, "greedy": 1}) == pytest.approx(0.7)
     assert best_score(arena, {"random": 3, "greedy": 1}) == pytest.approx(0.8)
     assert best_score(arena, {"greedy": 1}) == pytest.approx(0.5)
+
+
+def test_table_targets_are_issue_32s_bars() -> None:
+    """Issue 32: "2 p >= 60%, 3 p >= 50%, 4 p >= 37.5%, 5 p >= 30%, 6 p >= 25%" against
+    N-1 greedy bots, ">= 90% wins at every count" against N-1 random bots."""
+    assert [table_target("greedy", n) for n in (2, 3, 4, 5, 6)] == [0.6, 0.5, 0.375, 0.3, 0.25]
+    assert {table_target("random", n) for n in (2, 3, 4, 5, 6)} == {0.9}
+    arenas = {2: {"random": {"win_rate": 0.9}, "greedy": {"win_rate": 0.6}},
+              3: {"random": {"win_rate": 0.9}, "greedy": {"win_rate": 0.25}}}  # fmt: skip
+    # 2 p: both at target (1.0); 3 p: random at target, greedy at half of it (0.75)
+    assert tables_score(arenas, {"random": 1, "greedy": 1}) == pytest.approx((1.0 + 0.75) / 2)
+    assert tables_score(arenas, {"greedy": 1}) == pytest.approx((1.0 + 0.5) / 2)
+
+
+def test_keep_best_tables_keeps_the_weights_best_at_every_count(tmp_path: Path) -> None:
+    """``keep_best_tables``: each periodic evaluation plays every count of the run, and
+    the kept weights are those whose mean ratio to the counts' targets was the best."""
+    from safetensors.torch import load_file
+
+    args = Args(env_id="chocolates_v0", options={"num_players": 2}, player_counts=(2, 3),
+                total_timesteps=400, num_envs=4, num_steps=8, hidden=(16,), eval_every=1,
+                eval_games=6, final_eval_games=0, keep_best=True, keep_best_tables=True,
+                track=False, progress=False, runs_dir=str(tmp_path), run_name="tables",
+                league_self_play=1.0, league_past=0.0, league_bots={})  # fmt: skip
+    meta = read_metadata(train(args))
+    best_file = tmp_path / "tables" / "best.safetensors"
+    best = read_metadata(best_file)
+    assert set(best["arena_tables"]) == {"3"}
+    assert best["arena_tables"]["3"]["greedy"]["games"] == 6
+    arenas = {2: best["arena"], 3: best["arena_tables"]["3"]}
+    kept = meta["training"]["kept_best"]
+    assert kept["at_step"] == best["steps_trained"]
+    assert kept["eval_mean_ratio_to_targets"] == round(
+        tables_score(arenas, args.keep_best_weights), 4
+    )
+    final, weights = load_file(tmp_path / "tables" / "final.safetensors"), load_file(best_file)
+    assert all(torch.equal(final[k], weights[k]) for k in final)
+    # every evaluation's score is at most the kept one
+    latest = read_metadata(tmp_path / "tables" / "latest.safetensors")
+    last = {2: latest["arena"], 3: latest["arena_tables"]["3"]}
+    assert tables_score(last, args.keep_best_weights) <= kept["eval_mean_ratio_to_targets"] + 1e-4
+
+
+def test_keep_best_tables_needs_keep_best_and_many_counts() -> None:
+    from choco_envs.core.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="keep_best_tables=True is not allowed"):
+        Args(env_id="chocolates_v0", keep_best=True, eval_every=1, keep_best_tables=True).check()
+    with pytest.raises(ConfigError, match="keep_best_tables=True is not allowed"):
+        Args(env_id="chocolates_v0", player_counts=(2, 3), keep_best_tables=True).check()
 
 
 def test_imitation_alone_with_no_ppo_steps(tmp_path: Path) -> None:
