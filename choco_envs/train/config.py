@@ -4,7 +4,9 @@ A config holds only overrides of the ``Args`` defaults; flags override the confi
 field is a ``--kebab-case`` flag whose help is the docstring written under the field
 (CleanRL style). Values follow the field's type: ``true``/``false`` for bools,
 ``--hidden 128 128`` (or ``128,128``) for tuples of ints, ``--options num_players=3``
-(repeatable; the value read as YAML) for dicts, merged into the config's.
+(repeatable; the value read as YAML, a flow mapping too: ``--table-weights
+'num_players={3: 2, 4: 2}'``; ``num_players={}`` clears the config's entry) for dicts,
+merged into the config's key by key.
 
 Everything wrong is a one-line :class:`ConfigError` naming the file or flag, the field
 and what is allowed: a missing or unreadable file, broken YAML, a key that is not a field,
@@ -201,8 +203,26 @@ def _pairs(items: list[str], label: str) -> dict[str, Any]:
         key, sep, raw = item.partition("=")
         if not sep or not key.strip():
             raise ConfigError(f"{label} expects KEY=VALUE, got {item!r}")
-        out[key.strip()] = _scalar(raw)
+        out[key.strip()] = _item_value(raw, f"{label} {key.strip()}")
     return out
+
+
+def _item_value(text: str, where: str) -> Any:
+    """A dict flag's ``KEY=VALUE`` value: a YAML flow mapping or list as such (``{3: 2}``,
+    ``[a, b]``), else as :func:`_scalar` reads it."""
+    import yaml
+
+    stripped = text.strip()
+    if stripped[:1] in ("{", "["):
+        try:
+            value = yaml.safe_load(stripped)
+        except yaml.YAMLError as err:
+            raise ConfigError(
+                f"{where}: {text!r} is not a YAML mapping or list ({str(err).splitlines()[0]})"
+            ) from None
+        if isinstance(value, (dict, list)):
+            return value
+    return _scalar(text)
 
 
 def _number(text: str) -> Any:

@@ -177,6 +177,29 @@ def test_a_dict_flag_takes_many_pairs_at_once_or_repeated() -> None:
     assert together.league_bots == apart.league_bots == {"random": 0.8, "greedy": 0.2}
 
 
+def test_a_dict_flag_takes_a_mapping_per_key_and_clears_an_entry_with_an_empty_one() -> None:
+    """``--table-weights 'num_players={3: 2, 4: 2}'`` reads as the YAML ``table_weights:
+    {num_players: {3: 2, 4: 2}}``, merged into the config key by key; ``num_players={}``
+    empties that key (every count weighs 1), so a config's mapping is replaced by flags."""
+    parser = argparse.ArgumentParser()
+    add_flags(parser, Args)
+    config = {
+        "env_id": "chocolate_factory_v2", "player_counts": [2, 3, 4],
+        "modes": {"length": ["short", "long"]},
+        "table_weights": {"num_players": {2: 2}, "length": {"long": 3}},
+    }  # fmt: skip
+    args = build(Args, config, parser.parse_args(["--table-weights", "num_players={3: 2, 4: 2}"]))
+    assert args.table_weights == {"num_players": {3: 2, 4: 2}, "length": {"long": 3}}
+    cleared = build(Args, config, parser.parse_args(["--table-weights", "num_players={}"]))
+    assert cleared.table_weights == {"num_players": {}, "length": {"long": 3}}
+    with pytest.raises(
+        ConfigError, match=r"--table-weights num_players: '\{3: 2' is not a YAML mapping"
+    ):
+        build(Args, {}, parser.parse_args(["--table-weights", "num_players={3: 2"]))
+    with pytest.raises(ConfigError, match="allowed: an integer"):
+        build(Args, {}, parser.parse_args(["--table-weights", "num_players={3: many}"]))
+
+
 BAD_CONFIGS = [
     (
         "unknown key",
