@@ -157,11 +157,16 @@ def test_an_az_run_stores_its_curve_with_the_final_evaluation_last(tmp_path: Pat
 
 def test_evaluation_scalars_hold_the_elo_beside_the_win_rate() -> None:
     from choco_envs.train.evaluation import PeriodicEvaluation
+    from choco_envs.train.ppo import Args
 
     arena = {"random": {"win_rate": 1.0, "games": 4, "mean_return": 1.0}}
-    stats = PeriodicEvaluation.scalars(arena)
+    evaluation = PeriodicEvaluation(Args(env_id="chocolates_v0"))
+    stats = evaluation.scalars(arena)
     assert stats["eval/win_rate_vs_random"] == 1.0
     assert stats["eval/elo_vs_random"] == pytest.approx(elo(1.0, 4))
+    # keep_best_tables: each other count's win rates beside them
+    evaluation.tables = {"3": {"greedy": {"win_rate": 0.4, "games": 6, "mean_return": 0.0}}}
+    assert evaluation.scalars(arena)["eval/3p/win_rate_vs_greedy"] == 0.4
 
 
 def test_a_file_without_a_curve_still_reads(toy_checkpoint: Path) -> None:
