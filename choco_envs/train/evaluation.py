@@ -75,16 +75,14 @@ def tables_score(arenas: dict[int, dict[str, Any]], weights: dict[str, float]) -
     """The keep_best criterion of ``keep_best_tables``: for each player count (the keys
     of ``arenas``), the weighted mean of win rate / :func:`table_target` over its
     opponents; then the mean over the counts (each count weighs alike)."""
-    ratios = []
-    for players, arena in arenas.items():
-        total = sum(weights.get(opp, 0.0) for opp in arena)
-        ratios.append(
-            sum(
-                weights.get(opp, 0.0) * res["win_rate"] / table_target(opp, players)
-                for opp, res in arena.items()
-            )
-            / total
+    ratios = [
+        best_score(
+            {opp: {"win_rate": res["win_rate"] / table_target(opp, players)}
+             for opp, res in arena.items()},
+            weights,
         )
+        for players, arena in arenas.items()
+    ]  # fmt: skip
     return sum(ratios) / len(ratios)
 
 
