@@ -6,8 +6,8 @@
   restored at the end, the run's file then holding them rather than the last update's.
   With ``keep_best_tables`` a seat-padded run's periodic evaluations play every player
   count it trains, and the kept weights are those with the best mean, over the counts,
-  of each count's weighted ratio of win rate to target (:func:`table_target`), so a
-  run aimed at 3-5 players keeps its best large-table weights.
+  of each count's weighted ratio of win rate to target (:func:`table_target`, each
+  ratio capped at 1), so a run aimed at 3-5 players keeps its best large-table weights.
 * **Final** (:func:`final_evaluation`): ``final_eval_games`` per opponent at ``options``'
   table (the file's ``arena``, what ``choco ship`` reads) and at each other player count
   of a seat-padded run (``arena_tables``), on the run's own deals.
@@ -71,19 +71,29 @@ def table_target(opponent: str, players: int) -> float:
     return 0.6 if players <= 2 else 1.5 / players
 
 
-def tables_score(arenas: dict[int, dict[str, Any]], weights: dict[str, float]) -> float:
+def tables_score(
+    arenas: dict[int, dict[str, Any]], weights: dict[str, float]
+) -> tuple[float, float]:
     """The keep_best criterion of ``keep_best_tables``: for each player count (the keys
-    of ``arenas``), the weighted mean of win rate / :func:`table_target` over its
-    opponents; then the mean over the counts (each count weighs alike)."""
-    ratios = [
-        best_score(
-            {opp: {"win_rate": res["win_rate"] / table_target(opp, players)}
-             for opp, res in arena.items()},
-            weights,
-        )
-        for players, arena in arenas.items()
-    ]  # fmt: skip
-    return sum(ratios) / len(ratios)
+    of ``arenas``), the weighted mean over its opponents of win rate /
+    :func:`table_target`, each ratio capped at 1; then the mean over the counts (each
+    count weighs alike). Capped, a surplus at one table (80% against greedy at 2 players)
+    does not pay for a shortfall at another, so weights that meet every target score 1.
+    Returns (that mean, the same mean uncapped): compared in that order, the uncapped
+    mean only breaks ties."""
+
+    def mean(cap: float) -> float:
+        ratios = [
+            best_score(
+                {opp: {"win_rate": min(cap, res["win_rate"] / table_target(opp, players))}
+                 for opp, res in arena.items()},
+                weights,
+            )
+            for players, arena in arenas.items()
+        ]  # fmt: skip
+        return sum(ratios) / len(ratios)
+
+    return mean(1.0), mean(float("inf"))
 
 
 def final_evaluation(model: Any, args: Args) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -105,8 +115,9 @@ class PeriodicEvaluation:
         self.args = args
         self.arena: dict[str, Any] = {}  # the last evaluation
         self.tables: dict[str, Any] = {}  # keep_best_tables: the last one's other counts
-        self.last_score: float | None = None
-        self.best: tuple[float, int, dict[str, Any]] | None = None  # (score, steps, weights)
+        self.last_score: tuple[float, float] | None = None
+        # (score, steps, weights); a score is (criterion, tie-break): see tables_score
+        self.best: tuple[tuple[float, float], int, dict[str, Any]] | None = None
 
     def due(self, update: int) -> bool:
         """Whether update ``update`` (counted from 1) ends with an evaluation."""
@@ -127,7 +138,7 @@ class PeriodicEvaluation:
             arenas = {here: self.arena, **{int(n): a for n, a in self.tables.items()}}
             score = tables_score(arenas, args.keep_best_weights)
         else:
-            score = best_score(self.arena, args.keep_best_weights)
+            score = (best_score(self.arena, args.keep_best_weights), 0.0)
         self.last_score = score
         kept = args.keep_best and (self.best is None or score > self.best[0])
         if kept:
@@ -161,7 +172,11 @@ class PeriodicEvaluation:
                 {here: self.arena, **self.tables}.items(), key=lambda t: int(t[0])
             )
         ]
-        score = "" if self.last_score is None else f" | ratio to targets {self.last_score:.3f}"
+        score = (
+            ""
+            if self.last_score is None
+            else f" | ratio to targets {self.last_score[0]:.3f} (uncapped {self.last_score[1]:.3f})"
+        )
         return (
             f"evaluation at step {steps}: "
             + " | ".join(parts)
@@ -178,10 +193,14 @@ class PeriodicEvaluation:
         model.load_state_dict(weights)
         if self.args.keep_best_tables:
             print(f"keeping the weights of step {steps} (mean ratio to the tables' targets "
-                  f"{score:.3f})")  # fmt: skip
-            return {"eval_mean_ratio_to_targets": round(score, 4), "at_step": steps}
-        print(f"keeping the weights of step {steps} (weighted evaluation win rate {score:.3f})")
-        return {"eval_mean_win_rate": round(score, 4), "at_step": steps}
+                  f"{score[0]:.3f}, each capped at 1; uncapped {score[1]:.3f})")  # fmt: skip
+            return {
+                "eval_mean_ratio_to_targets": round(score[0], 4),
+                "eval_mean_ratio_uncapped": round(score[1], 4),
+                "at_step": steps,
+            }
+        print(f"keeping the weights of step {steps} (weighted evaluation win rate {score[0]:.3f})")
+        return {"eval_mean_win_rate": round(score[0], 4), "at_step": steps}
 
     def final(self, model: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         """The evaluation the file stores: (``arena``, ``arena_tables``); without

@@ -179,8 +179,27 @@ def test_table_targets_are_issue_32s_bars() -> None:
     arenas = {2: {"random": {"win_rate": 0.9}, "greedy": {"win_rate": 0.6}},
               3: {"random": {"win_rate": 0.9}, "greedy": {"win_rate": 0.25}}}  # fmt: skip
     # 2 p: both at target (1.0); 3 p: random at target, greedy at half of it (0.75)
-    assert tables_score(arenas, {"random": 1, "greedy": 1}) == pytest.approx((1.0 + 0.75) / 2)
-    assert tables_score(arenas, {"greedy": 1}) == pytest.approx((1.0 + 0.5) / 2)
+    assert tables_score(arenas, {"random": 1, "greedy": 1}) == pytest.approx(
+        ((1.0 + 0.75) / 2, (1.0 + 0.75) / 2)
+    )
+    assert tables_score(arenas, {"greedy": 1})[0] == pytest.approx((1.0 + 0.5) / 2)
+
+
+def test_a_surplus_at_one_table_does_not_pay_for_a_shortfall_at_another() -> None:
+    """Issue 32 asks every count to meet its bar, so each ratio to a target is capped at
+    1: weights at 90% against greedy at 2 players (1.5 times the bar) and 25% at 3 (half
+    of it) score below weights at 60% and 40%; the uncapped mean only breaks ties."""
+    lopsided = {2: {"greedy": {"win_rate": 0.9}}, 3: {"greedy": {"win_rate": 0.25}}}
+    even = {2: {"greedy": {"win_rate": 0.6}}, 3: {"greedy": {"win_rate": 0.4}}}
+    w = {"greedy": 1}
+    assert tables_score(lopsided, w)[1] > tables_score(even, w)[1]  # uncapped prefers it
+    assert tables_score(lopsided, w) < tables_score(even, w)
+    assert tables_score(lopsided, w)[0] == pytest.approx((1.0 + 0.5) / 2)
+    # both at every bar: 1.0 each, and the larger surplus wins the tie
+    above = {2: {"greedy": {"win_rate": 0.7}}, 3: {"greedy": {"win_rate": 0.5}}}
+    at = {2: {"greedy": {"win_rate": 0.6}}, 3: {"greedy": {"win_rate": 0.5}}}
+    assert tables_score(above, w)[0] == tables_score(at, w)[0] == 1.0
+    assert tables_score(above, w) > tables_score(at, w)
 
 
 def test_keep_best_tables_keeps_the_weights_best_at_every_count(tmp_path: Path) -> None:
@@ -201,15 +220,17 @@ def test_keep_best_tables_keeps_the_weights_best_at_every_count(tmp_path: Path) 
     arenas = {2: best["arena"], 3: best["arena_tables"]["3"]}
     kept = meta["training"]["kept_best"]
     assert kept["at_step"] == best["steps_trained"]
-    assert kept["eval_mean_ratio_to_targets"] == round(
-        tables_score(arenas, args.keep_best_weights), 4
-    )
+    score = tables_score(arenas, args.keep_best_weights)
+    assert kept["eval_mean_ratio_to_targets"] == round(score[0], 4)
+    assert kept["eval_mean_ratio_uncapped"] == round(score[1], 4)
     final, weights = load_file(tmp_path / "tables" / "final.safetensors"), load_file(best_file)
     assert all(torch.equal(final[k], weights[k]) for k in final)
     # every evaluation's score is at most the kept one
     latest = read_metadata(tmp_path / "tables" / "latest.safetensors")
     last = {2: latest["arena"], 3: latest["arena_tables"]["3"]}
-    assert tables_score(last, args.keep_best_weights) <= kept["eval_mean_ratio_to_targets"] + 1e-4
+    assert (
+        tables_score(last, args.keep_best_weights)[0] <= kept["eval_mean_ratio_to_targets"] + 1e-4
+    )
 
 
 def test_keep_best_tables_needs_keep_best_and_many_counts() -> None:
