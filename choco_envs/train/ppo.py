@@ -104,8 +104,8 @@ class Args(PPOLoss):
     keep_best_tables: bool = False
     """periodic evaluations also play every other player count of a seat-padded run
     (eval_games each), and keep_best keeps the weights with the best mean over the
-    counts of win rate / target (90% vs random; vs greedy 60% at 2 players, 1.5 / N
-    beyond: choco_envs.train.evaluation.table_target)"""
+    counts of win rate / target, each capped at 1 (90% vs random; vs greedy 60% at 2
+    players, 1.5 / N beyond: choco_envs.train.evaluation.table_target)"""
     imitate: str = ""
     """teacher bot spec for an imitation warm start before PPO (e.g. greedy; '' for
     none): behaviour cloning then DAgger rounds, choco_envs.train.imitation"""
