@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import math
+import os
 import shlex
 import shutil
 from pathlib import Path
@@ -177,8 +178,19 @@ def compare_every_table(
             f"{new_seats['player_counts']} x {new_seats['modes']}, old "
             f"{old_seats['player_counts']} x {old_seats['modes']}"
         )
-    new_rows = evaluate_tables(str(run_file), games, seed, ("greedy",), progress=progress)
-    old_rows = evaluate_tables(str(old_path), games, seed, ("greedy",), progress=progress)
+    if (os.cpu_count() or 1) > 1:  # the two files at once, one process each
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        print("playing both files at every table, one process each", flush=True)
+        ctx = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=2, mp_context=ctx) as pool:
+            jobs = [pool.submit(evaluate_tables, str(path), games, seed, ("greedy",))
+                    for path in (run_file, old_path)]  # fmt: skip
+            new_rows, old_rows = (job.result() for job in jobs)
+    else:
+        new_rows = evaluate_tables(str(run_file), games, seed, ("greedy",), progress=progress)
+        old_rows = evaluate_tables(str(old_path), games, seed, ("greedy",), progress=progress)
     tables, below = [], []
     wins = {"new": 0.0, "old": 0.0}
     played = 0

@@ -616,11 +616,11 @@ def test_a_file_trained_on_drawn_scoring_cards_serves_a_fixed_card(
 
 
 def test_every_table_rule_replaces_a_many_table_file_only_when_better_overall(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`choco ship --every-table N`: both files play every table against greedy on the
-    same deals; the new one must be above the old one pooled, and wholly below it at no
-    table. The shipped Chocolates many-table file passes against a network trained a few
+    same deals (at once where there are two cores, else in turn: the same result); the
+    new one must be above the old one pooled, and wholly below it at no table. The shipped Chocolates many-table file passes against a network trained a few
     steps; the reverse is refused; files for other tables are not compared."""
     from choco_envs.policy.checkpoint import read_metadata
     from choco_envs.train.ship import compare_every_table
@@ -639,6 +639,12 @@ def test_every_table_rule_replaces_a_many_table_file_only_when_better_overall(
         weak, read_metadata(weak), strong, read_metadata(strong), 30, 3, False
     )
     assert not passed and "(not above)" in text
+    # one core: the two files one after the other, the same games and the same result
+    monkeypatch.setattr("os.cpu_count", lambda: 1)
+    alone = compare_every_table(
+        weak, read_metadata(weak), strong, read_metadata(strong), 30, 3, False
+    )
+    assert alone[1] == text
     other = _with_arena(_train(tmp_path / "o", "chocolates_v0", {}, (2, 3), "chocolates_truth"))
     with pytest.raises(ConfigError, match="compares files for the same tables"):
         compare_every_table(other, read_metadata(other), weak, read_metadata(weak), 30, 3, False)
