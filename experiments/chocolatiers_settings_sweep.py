@@ -10,7 +10,7 @@ none, the one-at-a-time variations of each setting around ``TUNED`` are played.
         '{}' '{"missing_cost": 4}'
 
 Each row is also one ``choco eval`` command (printed beside it). Results: docs/results.md,
-"A better teacher for Chocolatiers standard".
+"A better setting of the Chocolatiers heuristic".
 """
 
 from __future__ import annotations
