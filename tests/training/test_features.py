@@ -486,3 +486,85 @@ def test_chocolatiers_placements_declare_a_head_per_group_of_actions() -> None:
         ends = [start + count * block for _, count, start, block, _ in groups]
         # laid out as the feature's fields: takes, then placements, then wilds
         assert groups[2][2] == ends[0] and groups[1][2] == ends[2] and ends[1] <= inputs.size
+
+
+@pytest.mark.parametrize("edition", ["standard", "classic"])
+def test_chocolatiers_exchanges_are_the_rules_payment_of_the_hand_after_each_card_given(
+    edition: str,
+) -> None:
+    """For each exchange the seat may make ("Take 1 card, or discard 1 card then take 2";
+    classic: lay 1 card on the tray, then take any 2), the feature's facts of a line tile
+    are what the rules' cheapest_payment says of the seat's hand once the rules' ``apply``
+    has given that card; a type the seat holds no card of has 0s; its first part is
+    chocolatiers_placements' output; at every step of a random game."""
+    import random
+
+    import choco_envs
+    from choco_envs.games.chocolatiers.rules import CHOOSE, GIVE, NT, cheapest_payment
+
+    env = choco_envs.make("chocolatiers_v1", edition=edition, num_players=3)
+    env.reset(seed=5)
+    game = env.unwrapped.game
+    gives = PolicyInputs(game, "flat", "chocolatiers_exchanges")
+    placing = PolicyInputs(game, "flat", "chocolatiers_placements")
+    assert gives.features is not None and gives.features.layout is not None
+    fields = {f.name: f for f in gives.features.layout.fields}
+    rows = fields["gives"].shape[1]
+    rng = random.Random(8)
+    checked = 0
+    while not env.unwrapped.game_over() and checked < 600:
+        s = env.unwrapped.state_
+        p = s.player
+        extra = gives.encode(s, p)[gives.obs_size :]
+        head = placing.encode(s, p)[placing.obs_size :]
+        np.testing.assert_array_equal(extra[: len(head)], head)
+        facts = extra[fields["gives"].slice].reshape(NT, rows, 6)
+        hand = s.hand[p * NT : p * NT + NT]
+        for t in range(NT):
+            if not hand[t]:
+                assert not facts[t].any()
+        legal = game.legal_actions(s)
+        for a in legal if s.phase == CHOOSE else []:
+            if not GIVE <= a < GIVE + NT:
+                continue
+            after = game.copy(s)
+            game.apply(after, a, rng)
+            for slot, tile in enumerate(s.display):
+                if tile < 0:
+                    assert not facts[a - GIVE, slot].any()
+                    continue
+                _, before = cheapest_payment(s.hand, p * NT, game.tile_cost[tile])
+                used, missing = cheapest_payment(after.hand, p * NT, game.tile_cost[tile])
+                row = facts[a - GIVE, slot]
+                assert row[0] == (missing == 0)
+                assert row[1] == pytest.approx(missing / 4)
+                assert row[2] == pytest.approx(used / 8)
+                assert row[3] == missing - before
+                assert row[4] == pytest.approx(game.tile_points[tile] / 8)
+                assert row[5] == 1.0
+                checked += 1
+        env.step(rng.choice(legal))
+    assert checked >= 300
+
+
+def test_chocolatiers_exchanges_add_a_head_for_the_exchange_actions() -> None:
+    """The exchange actions (GIVE + t) read type t's block of the ``gives`` field, after
+    the heads chocolatiers_placements declares (takes, wilds, placements), at every table of
+    the seat-padded input."""
+    from choco_envs.games.chocolatiers.rules import GIVE, NT, PLACE, PLACE_WILD, TAKE
+    from choco_envs.policy.net import NetConfig, fact_groups
+    from choco_envs.registry import make_game
+
+    for n in (2, 5):
+        game = make_game("chocolatiers_v1", num_players=n)
+        inputs = PolicyInputs(game, "flat", "chocolatiers_exchanges", max_players=5)
+        placing = PolicyInputs(game, "flat", "chocolatiers_placements", max_players=5)
+        flat = inputs.action_facts(16)
+        groups = fact_groups(NetConfig((inputs.size,), game.num_actions, action_facts=flat))
+        assert [(g[0], g[1], g[3], g[4]) for g in groups] == [
+            (TAKE, NT, (5 + 1 + 5) * 6, 16), (PLACE_WILD, 36, 13, 16), (PLACE, 64, 13, 16),
+            (GIVE, NT, (5 + 1 + 5) * 6, 16),
+        ]  # fmt: skip
+        assert flat[:15] == placing.action_facts(16)
+        _, _, start, block, _ = groups[3]
+        assert start + NT * block <= inputs.size

@@ -11,8 +11,12 @@ Settings (``OPTIONS``; ``greedy:key=value`` in a bot spec; plain ``greedy`` is t
 above): ``used_cost`` and ``missing_cost`` are the points a card used and a card missing
 cost when valuing a tile (0.4 and 2.5); ``contest`` and ``wild_contest`` weigh, when
 choosing where a tile or a wild goes, how the placement changes the Score tiles the seat
-would win or lose against the other Samplers (0: ignored, as in the baseline). The tuned
-settings (``TUNED``) are the ``tuned`` bot kind.
+would win or lose against the other Samplers (0: ignored, as in the baseline);
+``exchange`` lets it exchange (give a card, take two: the rulebooks' other way to take)
+instead of taking one card, when the exchange, its two takes made as it takes, is worth
+more than its best take less ``exchange`` points (``off``: never, as in the baseline).
+The tuned settings (``TUNED``) are the ``tuned`` bot kind; ``EXPERT`` (tuned, a missing
+card at 4 points, ``exchange=1``) is the ``expert`` kind.
 
 Every rule it needs is the rules' own: ``cheapest_payment`` (paying), ``placed_cells``
 (placing a tile), ``largest_groups`` / ``groups_with_a_wild`` (groups through wilds),
@@ -53,14 +57,21 @@ from choco_envs.games.chocolatiers.rules import (
 #: the baseline's weights: a card used costs 0.4 points, a card missing 2.5
 USED_COST = 0.4
 MISSING_COST = 2.5
-BASELINE = {
+BASELINE: dict[str, float | None] = {
     "used_cost": USED_COST,
     "missing_cost": MISSING_COST,
     "contest": 0.0,
     "wild_contest": 0.0,
+    "exchange": None,
 }
 #: the tuned settings (docs/games/chocolatiers.md, "Bots"): the ``tuned`` kind
 TUNED = {"used_cost": 1.2, "missing_cost": 2.5, "contest": 10.0, "wild_contest": 1.0}
+
+
+#: the expert settings: ``TUNED`` with a missing card at 4 points, exchanging (give one
+#: card, take two) when that is worth at most 1 point less than the best take (the
+#: ``expert`` kind; docs/games/chocolatiers.md, "Bots")
+EXPERT: dict[str, float] = {**TUNED, "missing_cost": 4.0, "exchange": 1.0}
 
 
 def weight(text: str) -> float:
@@ -74,11 +85,24 @@ def weight(text: str) -> float:
     return value
 
 
+def exchange_setting(text: str) -> float | None:
+    """The ``exchange`` setting: ``off`` (never exchange, the baseline) or a finite number
+    >= 0 (ValueError naming what is allowed)."""
+    if text.strip().lower() == "off":
+        return None
+    try:
+        return weight(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not allowed; allowed: off or a finite number >= 0") from None
+
+
 OPTIONS = {
     "used_cost": "points a card used costs when valuing a tile, a number >= 0 (baseline 0.4)",
     "missing_cost": "points a card still missing costs, a number >= 0 (baseline 2.5)",
     "contest": "weight of the Score tiles won or lost where a tile goes, a number >= 0 (baseline 0)",
     "wild_contest": "weight of the Score tiles won or lost where a wild goes, a number >= 0 (baseline 0)",
+    "exchange": "exchange (give a card, take two) when that is worth at most this many points "
+    "less than the best take; off or a number >= 0 (baseline off)",
 }
 
 
@@ -88,6 +112,7 @@ class Weights:
     missing: float = MISSING_COST
     contest: float = 0.0
     wild_contest: float = 0.0
+    exchange: float | None = None
 
 
 def greedy_action(
@@ -98,6 +123,7 @@ def greedy_action(
     missing_cost: float = MISSING_COST,
     contest: float = 0.0,
     wild_contest: float = 0.0,
+    exchange: float | None = None,
 ) -> int:
     """The greedy choice of the seat to act in ``state`` (settings: the module doc)."""
     for name, value in (
@@ -105,6 +131,7 @@ def greedy_action(
         ("missing_cost", missing_cost),
         ("contest", contest),
         ("wild_contest", wild_contest),
+        ("exchange", 0.0 if exchange is None else exchange),
     ):
         if not 0.0 <= value < float("inf"):
             raise ValueError(f"{name}={value!r} is not allowed; allowed: a finite number >= 0")
@@ -113,7 +140,7 @@ def greedy_action(
     legal = game.legal_actions(state)
     if len(legal) == 1:
         return legal[0]
-    w = Weights(used_cost, missing_cost, contest, wild_contest)
+    w = Weights(used_cost, missing_cost, contest, wild_contest, exchange)
     phase = state.phase
     if phase == CHOOSE:
         return _choose(game, state, legal, rng, w)
@@ -131,6 +158,11 @@ def greedy_action(
 def tuned_action(game: ChocolatiersRules, state: ChocolatiersState, rng: random.Random) -> int:
     """The greedy choice with the tuned settings (``TUNED``)."""
     return greedy_action(game, state, rng, **TUNED)
+
+
+def expert_action(game: ChocolatiersRules, state: ChocolatiersState, rng: random.Random) -> int:
+    """The greedy choice with the expert settings (``EXPERT``)."""
+    return greedy_action(game, state, rng, **EXPERT)
 
 
 def cards_used(game: ChocolatiersRules, s: ChocolatiersState, tile: int) -> int:
@@ -174,7 +206,12 @@ def _choose(
         return wild
     takes = [a for a in legal if a < GIVE]
     if takes:
-        return best_take(game, s, takes, w)
+        take = best_take(game, s, takes, w)
+        if w.exchange is not None:
+            give = best_exchange(game, s, legal, rng, w, take)
+            if give >= 0:
+                return give
+        return take
     if PASS in legal and len(legal) > 1 and game.classic:
         return PASS  # classic bonus phase: skip rather than waste a wild
     others = [a for a in legal if a != PASS]
@@ -201,13 +238,71 @@ def best_take(
         if a >= GIVE:
             continue
         hand[a] += 1
-        value = float("-inf")
-        for tile in _targets(s):
-            used, missing = cheapest_payment(hand, 0, game.tile_cost[tile])
-            value = max(value, game.tile_points[tile] - w.used * used - w.missing * missing)
+        value = hand_value(game, s, hand, w)
         hand[a] -= 1
         if value > best_value:
             best, best_value = a, value
+    return best
+
+
+def hand_value(
+    game: ChocolatiersRules, s: ChocolatiersState, hand: Sequence[int], w: Weights
+) -> float:
+    """The most "points - used x cards used - missing x cards missing" over the tiles on
+    offer (and the seat's reserved one) for ``hand`` (a count per type)."""
+    value = float("-inf")
+    for tile in _targets(s):
+        used, missing = cheapest_payment(hand, 0, game.tile_cost[tile])
+        value = max(value, game.tile_points[tile] - w.used * used - w.missing * missing)
+    return value
+
+
+def value_after_takes(
+    game: ChocolatiersRules, s: ChocolatiersState, hand: list[int], tray: list[int], takes: int,
+    w: Weights,
+) -> float:  # fmt: skip
+    """``hand_value`` once ``takes`` cards come from ``tray`` one at a time, each the one
+    ``best_take`` would choose (the first type of the best value)."""
+    hand, tray = hand[:], tray[:]
+    for _ in range(takes):
+        best, best_value = -1, float("-inf")
+        for t in range(NT):
+            if tray[t]:
+                hand[t] += 1
+                value = hand_value(game, s, hand, w)
+                hand[t] -= 1
+                if value > best_value:
+                    best, best_value = t, value
+        if best < 0:
+            break
+        hand[best] += 1
+        tray[best] -= 1
+    return hand_value(game, s, hand, w)
+
+
+def best_exchange(
+    game: ChocolatiersRules, s: ChocolatiersState, legal: list[int], rng: random.Random,
+    w: Weights, take: int,
+) -> int:  # fmt: skip
+    """The exchange (give a card, take two) worth most once its two takes are made as
+    ``best_take`` makes them, when that is worth more than the take ``take`` less
+    ``w.exchange`` points; else -1. The card given leaves as the rules move it (a copy of
+    the state, the rules' ``apply``: discarded in standard, laid on the tray in classic)."""
+    assert w.exchange is not None
+    base = s.player * NT
+    hand = s.hand[base : base + NT]
+    hand[take] += 1
+    bar = hand_value(game, s, hand, w) - w.exchange
+    hand[take] -= 1
+    best = -1
+    for a in legal:
+        if not GIVE <= a < GIVE + NT:
+            continue
+        after = game.copy(s)
+        game.apply(after, a, rng)
+        value = value_after_takes(game, after, after.hand[base : base + NT], list(after.tray), 2, w)
+        if value > bar:
+            best, bar = a, value
     return best
 
 

@@ -23,6 +23,7 @@ from choco_envs.games.chocolatiers.encoding import (
     tile_rows,
 )
 from choco_envs.games.chocolatiers.rules import (
+    GIVE,
     LINE_SIZE,
     PHASE_NAMES,
     PLACE,
@@ -301,4 +302,61 @@ PLACEMENTS = FeatureFunction(
     "who would then take each type's Score tile (the rules' placed_cells, largest_groups, "
     "groups_with_a_wild, single_best): each group read by a head shared by its actions",
     _placements,
+)
+
+
+def _exchanges(game: Game[Any], encoder: str) -> Features:
+    """``chocolatiers_placements``'s fields, then for each card type the seat could give in
+    an exchange (give a card, take two), the facts of every tile row once one card of that
+    type leaves its hand (the rules' cheapest payment on that hand), beside the tile's
+    points: what each card given costs each tile on offer. With the takes' facts, what an
+    exchange does; facts of the rules, no weights and no choice (which two cards follow is
+    the network's to weigh), read by a head shared by the exchange actions."""
+    placements = _placements(game, encoder)
+    own = _OwnHand(game, encoder, "chocolatiers_exchanges")
+    rows = own.rows
+    minus_one = np.eye(NT, dtype=np.int64)  # (type given, type)
+
+    def compute(obs: np.ndarray) -> np.ndarray:
+        b = obs.shape[0]
+        hand, tiles, cost, present = own.read(obs)
+        _, missing = own.payment_facts(hand[:, None, :], cost, present)  # (b, rows)
+        hands = np.maximum(hand[:, None, None, :] - minus_one[None, :, None, :], 0)
+        after, missing_t = own.payment_facts(hands, cost[:, None], present[:, None])
+        gives = np.zeros((b, NT, rows, TAKE_FACTS), dtype=np.float32)
+        gives[..., :3] = after
+        gives[..., 3] = missing_t - missing[:, None, :]
+        gives[..., 4] = tiles[:, None, :, TILE_POINTS]
+        gives[..., 5] = 1.0
+        held = hand > 0  # (b, NT): a type the seat holds no card of cannot be given
+        gives[~(present[:, None, :] & held[:, :, None])] = 0.0
+        return np.concatenate([placements.compute(obs), gives.reshape(b, -1)], axis=1)
+
+    assert placements.layout is not None
+    names = Layout()
+    for f in placements.layout.fields:
+        names.add(f.name, f.size, f.meaning, f.low, f.high, shape=f.shape)
+    names.add(
+        "gives",
+        NT * rows * TAKE_FACTS,
+        "per card type given (an exchange), per tile row: payable, missing / 4, used / 8, "
+        "chocolates the card paid, points / 8, a tile is there (0s: no card of that type)",
+        shape=(NT, rows, TAKE_FACTS),
+    )
+    return Features(
+        names.size,
+        compute,
+        names,
+        action_facts=(*placements.action_facts, (GIVE, NT, "gives")),
+    )
+
+
+EXCHANGES = FeatureFunction(
+    "chocolatiers_exchanges",
+    1,
+    "Chocolatiers (flat): chocolatiers_placements's facts, then for each card type the "
+    "seat could give in an exchange the facts of every tile on offer, being boxed or "
+    "reserved, once that card leaves its hand (the rules' cheapest_payment), with the "
+    "tile's points: read by a head shared by the exchange actions",
+    _exchanges,
 )

@@ -1,6 +1,11 @@
 """The Chocolatiers bots (``choco_envs/bots/chocolatiers``): ``greedy`` and its settings
 (declared, checked, off in the baseline, each doing what it says on played positions),
-and ``tuned``, the tuned settings, which beats the baseline.
+``tuned``, the tuned settings, which beats the baseline, and ``expert``, which also
+exchanges and beats ``tuned``.
+
+Exchanging, the other way to take: "Take 1 card, or discard 1 card then take 2" (the
+standard rulebook's take action; classic: lay 1 card on the tray, then take any 2), the
+rules' ``K_EXCHANGE`` (``GIVE + type``).
 
 Score tiles, the rule the ``contest`` settings weigh: "A Score tile for a type goes to the
 single player with the largest connected group of that type (wilds included); a tie for
@@ -17,10 +22,14 @@ from choco_envs.arena import run_arena
 from choco_envs.bots.chocolatiers import BOTS
 from choco_envs.bots.chocolatiers.greedy import (
     BASELINE,
+    EXPERT,
     TUNED,
+    Weights,
     cards_used,
+    expert_action,
     greedy_action,
     groups_after_placing,
+    hand_value,
     score_tile_lead,
     tuned_action,
 )
@@ -30,6 +39,7 @@ from choco_envs.games.chocolatiers.rules import (
     BOX,
     BOX_RESERVED,
     CHOOSE,
+    GIVE,
     NT,
     PLACE_TILE,
     PLACE_WILD,
@@ -182,19 +192,97 @@ def test_used_cost_boxes_the_tile_worth_most_after_its_cards(edition: str) -> No
     assert seen > 3
 
 
-def test_the_kinds_are_greedy_then_tuned() -> None:
-    """Issue 21: "greedy" first, the beginner baseline; the tuned settings are their own
-    kind, ``tuned``, which takes no settings."""
-    assert list(BOTS) == ["greedy", "tuned"]
+def test_the_kinds_are_greedy_then_tuned_then_expert() -> None:
+    """Issue 21: "greedy" first, the beginner baseline; the tuned and the expert settings
+    are their own kinds, ``tuned`` and ``expert``, which take no settings."""
+    assert list(BOTS) == ["greedy", "tuned", "expert"]
     assert sorted(BOTS["greedy"].options) == sorted(BASELINE)
-    with pytest.raises(ConfigError, match="unknown option 'contest' for tuned"):
-        bots.make("tuned:contest=1", env_id="chocolatiers_v1")
-    game = ChocolatiersGame(num_players=2)
-    for _, s in positions("standard", games=2):
+    for kind in ("tuned", "expert"):
+        with pytest.raises(ConfigError, match=f"unknown option 'contest' for {kind}"):
+            bots.make(f"{kind}:contest=1", env_id="chocolatiers_v1")
+    assert EXPERT == {**TUNED, "missing_cost": 4.0, "exchange": 1.0}
+    for game, s in positions("standard", games=2, players=3):
         seed = len(game.legal_actions(s))
         assert tuned_action(game, s, random.Random(seed)) == greedy_action(
             game, s, random.Random(seed), **TUNED
         )
+        assert expert_action(game, s, random.Random(seed)) == greedy_action(
+            game, s, random.Random(seed), **EXPERT
+        )
+
+
+def test_exchange_setting_is_off_or_a_number() -> None:
+    """``exchange`` is ``off`` (the baseline: never exchange) or a number >= 0; anything
+    else is refused with what is allowed."""
+    assert bots.make("greedy:exchange=off", env_id="chocolatiers_v1").options == {"exchange": None}
+    assert bots.make("greedy:exchange=1.5", env_id="chocolatiers_v1").options == {"exchange": 1.5}
+    for bad in ("-1", "sometimes", "inf"):
+        with pytest.raises(ConfigError, match=rf"exchange='{bad}' is not allowed.*off or"):
+            bots.make(f"greedy:exchange={bad}", env_id="chocolatiers_v1")
+
+
+def exchange_then_takes(game: ChocolatiersGame, s, give: int) -> float:
+    """The seat's hand value (``hand_value`` with EXPERT's costs) once it gives by
+    ``give`` and then takes twice as the bot itself takes, every step the rules' own
+    ``apply`` on a copy."""
+    w = Weights(EXPERT["used_cost"], EXPERT["missing_cost"])
+    after = game.copy(s)
+    rng = random.Random(0)
+    game.apply(after, give, rng)
+    p = s.player
+    for _ in range(2):
+        if after.player != p or after.phase == CHOOSE or game.is_over(after):
+            break
+        game.apply(after, greedy_action(game, after, rng, **EXPERT), rng)
+    return hand_value(game, s, after.hand[p * NT : p * NT + NT], w)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_exchange_gives_a_card_only_when_its_two_takes_are_worth_it(edition: str) -> None:
+    """With ``exchange=off`` the bot never exchanges; with a margin m it exchanges only
+    when the hand after the exchange and the two takes it then makes is worth more than
+    the hand after its best single take less m (so with a huge m, whenever it would take
+    and may exchange)."""
+    w = Weights(EXPERT["used_cost"], EXPERT["missing_cost"])
+    exchanged = declined = always = 0
+    for game, s in positions(edition, games=8, players=3):
+        legal = game.legal_actions(s)
+        gives = [a for a in legal if GIVE <= a < GIVE + NT]
+        if s.phase != CHOOSE or not gives:
+            continue
+        rng_seed = len(legal)
+        off = greedy_action(game, s, random.Random(rng_seed), **{**EXPERT, "exchange": None})
+        assert not GIVE <= off < GIVE + NT
+        if off >= GIVE:  # it boxes, places a wild or passes: exchanging is not weighed
+            continue
+        p = s.player
+        hand = s.hand[p * NT : p * NT + NT]
+        hand[off] += 1
+        take_value = hand_value(game, s, hand, w)
+        pick = greedy_action(game, s, random.Random(rng_seed), **EXPERT)
+        if GIVE <= pick < GIVE + NT:
+            assert exchange_then_takes(game, s, pick) > take_value - EXPERT["exchange"]
+            exchanged += 1
+        else:
+            assert pick == off
+            assert all(
+                exchange_then_takes(game, s, a) <= take_value - EXPERT["exchange"] for a in gives
+            )
+            declined += 1
+        huge = greedy_action(game, s, random.Random(rng_seed), **{**EXPERT, "exchange": 1e6})
+        assert GIVE <= huge < GIVE + NT
+        always += 1
+    assert exchanged > 3 and declined > 3 and always > 6
+
+
+def test_expert_beats_tuned() -> None:
+    """``expert`` wins more than half its games against ``tuned`` over 200 duplicate-deal
+    games (docs/games/chocolatiers.md, "Bots", has the figures at every table)."""
+    report = run_arena(
+        "chocolatiers_v1", ["expert", "tuned"], players=2, games=200, seed=3,
+        env_options={"edition": "standard"}, progress=False,
+    )  # fmt: skip
+    assert report["bots"][0]["win_rate"] > 0.5
 
 
 def test_tuned_beats_the_baseline() -> None:
