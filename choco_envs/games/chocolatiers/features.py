@@ -86,6 +86,27 @@ class _OwnHand:
         out[~np.broadcast_to(present, missing.shape)] = 0.0
         return out, missing
 
+    def card_facts(
+        self, hand: np.ndarray, tiles: np.ndarray, cost: np.ndarray, present: np.ndarray,
+        step: int,
+    ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+        """(facts (B, NT, rows, TAKE_FACTS), this hand's own (B, rows, 3)): for each card
+        type, every tile row's payment facts once one card of that type is added to the
+        hand (``step`` 1, a take) or leaves it (-1, a card given), the chocolates that card
+        then pays (or paid), the tile's points, a tile is there; 0s where the row is empty."""
+        b = hand.shape[0]
+        now, missing = self.payment_facts(hand[:, None, :], cost, present)
+        change = step * np.eye(NT, dtype=np.int64)  # (type, type)
+        hands = np.maximum(hand[:, None, None, :] + change[None, :, None, :], 0)
+        after, missing_t = self.payment_facts(hands, cost[:, None], present[:, None])
+        facts = np.zeros((b, NT, self.rows, TAKE_FACTS), dtype=np.float32)
+        facts[..., :3] = after
+        facts[..., 3] = step * (missing[:, None, :] - missing_t)
+        facts[..., 4] = tiles[:, None, :, TILE_POINTS]
+        facts[..., 5] = 1.0
+        facts[~np.broadcast_to(present[:, None, :], (b, NT, self.rows))] = 0.0
+        return facts, now
+
 
 def _affordable(game: Game[Any], encoder: str) -> Features:
     """For each tile row of the ``flat`` observation (the line or stack tops, the tile
@@ -130,20 +151,10 @@ def _takes(game: Game[Any], encoder: str) -> Features:
     them (a head shared by the take actions, ``NetConfig.action_facts``)."""
     own = _OwnHand(game, encoder, "chocolatiers_takes")
     rows = own.rows
-    plus_one = np.eye(NT, dtype=np.int64)  # (type taken, type)
 
     def compute(obs: np.ndarray) -> np.ndarray:
         b = obs.shape[0]
-        hand, tiles, cost, present = own.read(obs)
-        now, missing = own.payment_facts(hand[:, None, :], cost, present)  # (b, rows, 3)
-        hands = hand[:, None, None, :] + plus_one[None, :, None, :]  # (b, NT, 1, NT)
-        after, missing_t = own.payment_facts(hands, cost[:, None], present[:, None])
-        takes = np.zeros((b, NT, rows, TAKE_FACTS), dtype=np.float32)
-        takes[..., :3] = after
-        takes[..., 3] = missing[:, None, :] - missing_t
-        takes[..., 4] = tiles[:, None, :, TILE_POINTS]
-        takes[..., 5] = 1.0
-        takes[~np.broadcast_to(present[:, None, :], (b, NT, rows))] = 0.0
+        takes, now = own.card_facts(*own.read(obs), step=1)
         return np.concatenate([now.reshape(b, -1), takes.reshape(b, -1)], axis=1)
 
     names = Layout()
@@ -315,21 +326,12 @@ def _exchanges(game: Game[Any], encoder: str) -> Features:
     placements = _placements(game, encoder)
     own = _OwnHand(game, encoder, "chocolatiers_exchanges")
     rows = own.rows
-    minus_one = np.eye(NT, dtype=np.int64)  # (type given, type)
 
     def compute(obs: np.ndarray) -> np.ndarray:
         b = obs.shape[0]
         hand, tiles, cost, present = own.read(obs)
-        _, missing = own.payment_facts(hand[:, None, :], cost, present)  # (b, rows)
-        hands = np.maximum(hand[:, None, None, :] - minus_one[None, :, None, :], 0)
-        after, missing_t = own.payment_facts(hands, cost[:, None], present[:, None])
-        gives = np.zeros((b, NT, rows, TAKE_FACTS), dtype=np.float32)
-        gives[..., :3] = after
-        gives[..., 3] = missing_t - missing[:, None, :]
-        gives[..., 4] = tiles[:, None, :, TILE_POINTS]
-        gives[..., 5] = 1.0
-        held = hand > 0  # (b, NT): a type the seat holds no card of cannot be given
-        gives[~(present[:, None, :] & held[:, :, None])] = 0.0
+        gives, _ = own.card_facts(hand, tiles, cost, present, step=-1)
+        gives[hand == 0] = 0.0  # a type the seat holds no card of cannot be given
         return np.concatenate([placements.compute(obs), gives.reshape(b, -1)], axis=1)
 
     assert placements.layout is not None
