@@ -108,6 +108,16 @@ class _OwnHand:
         return facts, now
 
 
+def _starting_with(base: Features) -> Layout:
+    """A new layout whose first fields are ``base``'s, as they are (a wider function's
+    output starts with the narrower one's)."""
+    assert base.layout is not None
+    names = Layout()
+    for f in base.layout.fields:
+        names.add(f.name, f.size, f.meaning, f.low, f.high, shape=f.shape)
+    return names
+
+
 def _affordable(game: Game[Any], encoder: str) -> Features:
     """For each tile row of the ``flat`` observation (the line or stack tops, the tile
     being boxed, each seat's reserved tile), what the seat's own hand can do about it by
@@ -274,10 +284,7 @@ def _placements(game: Game[Any], encoder: str) -> Features:
     def compute(obs: np.ndarray) -> np.ndarray:
         return np.concatenate([takes.compute(obs), sampler_facts(obs)], axis=1)
 
-    assert takes.layout is not None
-    names = Layout()
-    for f in takes.layout.fields:
-        names.add(f.name, f.size, f.meaning, f.low, f.high, shape=f.shape)
+    names = _starting_with(takes)
     names.add(
         "places",
         places * SAMPLER_FACTS,
@@ -334,10 +341,7 @@ def _exchanges(game: Game[Any], encoder: str) -> Features:
         gives[hand == 0] = 0.0  # a type the seat holds no card of cannot be given
         return np.concatenate([placements.compute(obs), gives.reshape(b, -1)], axis=1)
 
-    assert placements.layout is not None
-    names = Layout()
-    for f in placements.layout.fields:
-        names.add(f.name, f.size, f.meaning, f.low, f.high, shape=f.shape)
+    names = _starting_with(placements)
     names.add(
         "gives",
         NT * rows * TAKE_FACTS,
