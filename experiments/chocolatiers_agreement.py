@@ -15,11 +15,18 @@ from __future__ import annotations
 
 import argparse
 import random
+from typing import Any
 
 import torch
 
-from choco_envs.bots.chocolatiers.greedy import expert_action
-from choco_envs.games.chocolatiers.rules import CHOOSE, GIVE, NT, PHASE_NAMES
+from choco_envs.bots.chocolatiers.greedy import (
+    EXPERT,
+    Weights,
+    expert_action,
+    hand_value,
+    value_after_takes,
+)
+from choco_envs.games.chocolatiers.rules import CHOOSE, GIVE, NT, PHASE_NAMES, TAKE_MORE
 from choco_envs.policy.checkpoint import load_policy
 from choco_envs.policy.features import PolicyInputs
 from choco_envs.registry import make_game
@@ -36,6 +43,23 @@ def kind_of(phase: int, action: int, legal: list[int]) -> str:
     return "choose: other"
 
 
+def option_value(game: Any, s: Any, action: int, w: Weights) -> float | None:
+    """``expert``'s own value of a take or an exchange (its hand value after the take, less
+    its exchange margin in the choose phase; after an exchange's two best takes), or None
+    for any other action: what tells a real disagreement from a tie."""
+    base = s.player * NT
+    if action < GIVE and s.phase in (CHOOSE, TAKE_MORE):
+        hand = s.hand[base : base + NT]
+        hand[action] += 1
+        margin = w.exchange if s.phase == CHOOSE and w.exchange is not None else 0.0
+        return float(hand_value(game, s, hand, w)) - margin
+    if GIVE <= action < GIVE + NT and s.phase == CHOOSE:
+        after = game.copy(s)
+        game.apply(after, action, random.Random(0))
+        return value_after_takes(game, after, after.hand[base : base + NT], list(after.tray), 2, w)
+    return None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("file")
@@ -50,6 +74,8 @@ def main() -> None:
     inputs = PolicyInputs.of_checkpoint(game, meta)
     rng = random.Random(args.seed)
     rows: dict[str, list[int]] = {}
+    keys = ("used_cost", "missing_cost", "contest", "wild_contest", "exchange")
+    w = Weights(*(EXPERT[k] for k in keys))
     for _ in range(args.games):
         s = game.new_state(rng)
         while not game.is_over(s):
@@ -60,15 +86,23 @@ def main() -> None:
                 mask = torch.from_numpy(game.legal_mask(s)[None].astype(bool))
                 with torch.no_grad():
                     b = int(model(x, mask)[0][0].argmax())
-                row = rows.setdefault(kind_of(s.phase, a, legal), [0, 0, 0])
+                row = rows.setdefault(kind_of(s.phase, a, legal), [0, 0, 0, 0])
                 row[0] += 1
                 row[1] += a == b
                 row[2] += GIVE <= b < GIVE + NT
+                if a == b:
+                    row[3] += 1
+                else:
+                    va, vb = option_value(game, s, a, w), option_value(game, s, b, w)
+                    row[3] += va is not None and vb is not None and vb >= va - 1e-9
             game.apply(s, a, rng)
     print(f"{args.file}, {args.edition}, {args.players} players, {args.games} games of expert")
-    print(f"{'decision':32s} {'n':>6s} {'agreement':>10s} {'network exchanges':>18s}")
-    for kind, (n, same, exchanged) in sorted(rows.items()):
-        print(f"{kind:32s} {n:6d} {same / n:10.3f} {exchanged / n:18.3f}")
+    print(
+        f"{'decision':32s} {'n':>6s} {'agreement':>10s} {'network exchanges':>18s}"
+        f" {'as good (expert values)':>24s}"
+    )
+    for kind, (n, same, exchanged, good) in sorted(rows.items()):
+        print(f"{kind:32s} {n:6d} {same / n:10.3f} {exchanged / n:18.3f} {good / n:24.3f}")
 
 
 if __name__ == "__main__":

@@ -568,3 +568,98 @@ def test_chocolatiers_exchanges_add_a_head_for_the_exchange_actions() -> None:
         assert flat[:15] == placing.action_facts(16)
         _, _, start, block, _ = groups[3]
         assert start + NT * block <= inputs.size
+
+
+@pytest.mark.parametrize("edition", ["standard", "classic"])
+def test_chocolatiers_trades_are_the_rules_payment_after_each_exchange_and_its_best_two_takes(
+    edition: str,
+) -> None:
+    """For each exchange the seat may make ("Take 1 card, or discard 1 card then take 2";
+    classic: lay 1 card on the tray, then take any 2), the feature's last facts of a line
+    tile are the rules' cheapest_payment of the seat's hand after the rules' ``apply`` of
+    that exchange and of the two takes (every pair the rules then allow, played on copies)
+    that leave the tile the fewest chocolates missing, then the fewest cards used; the
+    first facts are chocolatiers_exchanges' of that card, a type the seat holds no card of
+    has 0s, the output starts with chocolatiers_placements'; at every step of a random
+    game."""
+    import random
+
+    import choco_envs
+    from choco_envs.games.chocolatiers.rules import CHOOSE, GIVE, NT, cheapest_payment
+
+    env = choco_envs.make("chocolatiers_v1", edition=edition, num_players=3)
+    env.reset(seed=6)
+    game = env.unwrapped.game
+    trades = PolicyInputs(game, "flat", "chocolatiers_trades")
+    gives = PolicyInputs(game, "flat", "chocolatiers_exchanges")
+    placing = PolicyInputs(game, "flat", "chocolatiers_placements")
+    assert trades.features is not None and trades.features.layout is not None
+    assert gives.features is not None and gives.features.layout is not None
+    fields = {f.name: f for f in trades.features.layout.fields}
+    rows = fields["exchanges"].shape[1]
+    gives_at = {f.name: f for f in gives.features.layout.fields}["gives"].slice
+    rng, moves = random.Random(9), random.Random(0)
+    checked = 0
+    while not env.unwrapped.game_over() and checked < 400:
+        s = env.unwrapped.state_
+        p = s.player
+        extra = trades.encode(s, p)[trades.obs_size :]
+        head = placing.encode(s, p)[placing.obs_size :]
+        np.testing.assert_array_equal(extra[: len(head)], head)
+        facts = extra[fields["exchanges"].slice].reshape(NT, rows, 10)
+        given = gives.encode(s, p)[gives.obs_size :][gives_at].reshape(NT, rows, 6)
+        np.testing.assert_array_equal(facts[..., :6], given)
+        legal = game.legal_actions(s)
+        exchanges = [a - GIVE for a in legal if GIVE <= a < GIVE + NT] if s.phase == CHOOSE else []
+        for t in range(NT):
+            if not s.hand[p * NT + t]:  # no card of that type to give
+                assert not facts[t, :, 6:].any()
+        for t in exchanges:
+            after = game.copy(s)
+            game.apply(after, GIVE + t, moves)
+            hands = []
+            for first in game.legal_actions(after):
+                one = game.copy(after)
+                game.apply(one, first, moves)
+                for second in game.legal_actions(one):
+                    two = game.copy(one)
+                    game.apply(two, second, moves)
+                    hands.append(two.hand[p * NT : p * NT + NT])
+            for slot, tile in enumerate(s.display):
+                row = facts[t, slot, 6:]
+                if tile < 0:
+                    assert not row.any()
+                    continue
+                cost = game.tile_cost[tile]
+                missing, used = min(cheapest_payment(h, 0, cost)[::-1] for h in hands)
+                _, before = cheapest_payment(s.hand, p * NT, cost)
+                assert row[0] == (missing == 0)
+                assert row[1] == pytest.approx(missing / 4)
+                assert row[2] == pytest.approx(used / 8)
+                assert row[3] == pytest.approx((before - missing) / 4)
+                checked += 1
+        env.step(rng.choice(legal))
+    assert checked >= 200, checked
+
+
+def test_chocolatiers_trades_add_a_head_for_the_exchange_actions() -> None:
+    """The exchange actions (GIVE + t) read type t's block of the ``exchanges`` field (its
+    given-card facts and its facts after the two takes), after the heads
+    chocolatiers_placements declares, at every table of the seat-padded input."""
+    from choco_envs.games.chocolatiers.rules import GIVE, NT, PLACE, PLACE_WILD, TAKE
+    from choco_envs.policy.net import NetConfig, fact_groups
+    from choco_envs.registry import make_game
+
+    for n in (2, 5):
+        game = make_game("chocolatiers_v1", num_players=n)
+        inputs = PolicyInputs(game, "flat", "chocolatiers_trades", max_players=5)
+        placing = PolicyInputs(game, "flat", "chocolatiers_placements", max_players=5)
+        flat = inputs.action_facts(16)
+        groups = fact_groups(NetConfig((inputs.size,), game.num_actions, action_facts=flat))
+        assert [(g[0], g[1], g[3], g[4]) for g in groups] == [
+            (TAKE, NT, (5 + 1 + 5) * 6, 16), (PLACE_WILD, 36, 13, 16), (PLACE, 64, 13, 16),
+            (GIVE, NT, (5 + 1 + 5) * 10, 16),
+        ]  # fmt: skip
+        assert flat[:15] == placing.action_facts(16)
+        _, _, start, block, _ = groups[3]
+        assert start + NT * block <= inputs.size

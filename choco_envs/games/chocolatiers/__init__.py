@@ -12,7 +12,13 @@ from typing import Any
 from choco_envs.core.manifest import BenchCase, GameManifest
 from choco_envs.games.chocolatiers import records, render
 from choco_envs.games.chocolatiers.encoding import build_encoders
-from choco_envs.games.chocolatiers.features import AFFORDABLE, EXCHANGES, PLACEMENTS, TAKES
+from choco_envs.games.chocolatiers.features import (
+    AFFORDABLE,
+    EXCHANGES,
+    PLACEMENTS,
+    TAKES,
+    TRADES,
+)
 from choco_envs.games.chocolatiers.rules import ChocolatiersRules, ChocolatiersState
 
 
@@ -48,7 +54,7 @@ MANIFEST = GameManifest(
     text=render,
     view=None,
     page="docs/games/chocolatiers.md",
-    features=(AFFORDABLE, TAKES, PLACEMENTS, EXCHANGES),
+    features=(AFFORDABLE, TAKES, PLACEMENTS, EXCHANGES, TRADES),
     bench=(
         BenchCase({"num_players": 4, "edition": "standard"}, aec=2.0, raw=10.0),
         BenchCase({"num_players": 4, "edition": "classic"}, aec=2.0, raw=10.0),

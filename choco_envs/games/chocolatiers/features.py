@@ -58,8 +58,9 @@ class _OwnHand:
         assert isinstance(game, ChocolatiersRules)
         self.rows = tile_rows(game)
         lay = game.encoder("flat").layout
-        self.at = layout_slices(lay, where, cards_0=NT, tiles=self.rows * TILE_FEATURES)
+        self.at = layout_slices(lay, where, cards_0=NT, tiles=self.rows * TILE_FEATURES, tray=NT)
         self.per_type = float(max(game.components.card_counts))
+        self.onto_tray = game.gives_onto_tray
 
     def read(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(hand (B, NT), tile rows (B, rows, TILE_FEATURES), cost (B, rows, NT), present
@@ -71,6 +72,11 @@ class _OwnHand:
         cost = np.rint(tiles[:, :, TILE_COST : TILE_COST + NT].astype(np.float64) * COST_SCALE)
         present = tiles[:, :, TILE_PRESENT] >= 0.5
         return hand.astype(np.int64), tiles, cost.astype(np.int64), present
+
+    def tray(self, obs: np.ndarray) -> np.ndarray:
+        """The face-up tray by type (B, NT) of (B, ...) observations."""
+        flat = obs.reshape(obs.shape[0], -1)
+        return np.rint(flat[:, self.at["tray"]].astype(np.float64) * self.per_type).astype(np.int64)
 
     def payment_facts(
         self, hand: np.ndarray, cost: np.ndarray, present: np.ndarray
@@ -106,6 +112,51 @@ class _OwnHand:
         facts[..., 5] = 1.0
         facts[~np.broadcast_to(present[:, None, :], (b, NT, self.rows))] = 0.0
         return facts, now
+
+
+#: the two cards an exchange takes, as counts by type: every pair of types (a <= b)
+_PAIRS = np.array(
+    [np.eye(NT, dtype=np.int64)[a] + np.eye(NT, dtype=np.int64)[b]
+     for a in range(NT) for b in range(a, NT)]
+)  # fmt: skip
+#: facts of each (card type given, tile row) after the exchange's two takes: payable then,
+#: chocolates still missing / 4, cards the cheapest payment then uses / 8, chocolates the
+#: exchange pays that were missing / 4
+SWAP_FACTS = 4
+
+
+def exchange_takes(
+    hand: np.ndarray, cost: np.ndarray, present: np.ndarray, tray: np.ndarray, onto_tray: bool
+) -> np.ndarray:
+    """(B, NT, rows, SWAP_FACTS): for each card type given in an exchange (a card of that
+    type leaves the hand, onto the tray where the rules lay it there), and each tile row,
+    the payment facts of the hand after the two takes from the tray that leave that tile
+    the fewest chocolates missing (then the fewest cards used): what the exchange can do
+    for each tile by the rules' cheapest payment, the tray's cards as they lie. 0s where
+    the seat holds no card of that type, no two cards of the tray can then be taken, or
+    the row is empty."""
+    b, rows = hand.shape[0], cost.shape[1]
+    eye = np.eye(NT, dtype=np.int64)
+    given = np.maximum(hand[:, None, :] - eye[None], 0)  # (B, give, NT)
+    trays = tray[:, None, :] + (eye[None] if onto_tray else 0)  # (B, give, NT)
+    hands = given[:, :, None, :] + _PAIRS[None, None]  # (B, give, pair, NT)
+    fits: np.ndarray = np.all(
+        _PAIRS[None, None] <= trays[:, :, None, :], axis=-1
+    )  # (B, give, pair)
+    used, missing = cheapest_payment_batch(hands[:, :, :, None, :], cost[:, None, None])
+    key = np.where(fits[..., None], missing * 64 + used, np.iinfo(np.int64).max)
+    best = key.argmin(axis=2)[:, :, None, :]  # (B, give, 1, rows)
+    used = np.take_along_axis(used, best, axis=2)[:, :, 0]
+    missing = np.take_along_axis(missing, best, axis=2)[:, :, 0]
+    _, now = cheapest_payment_batch(hand[:, None, :], cost)  # (B, rows)
+    out = np.zeros((b, NT, rows, SWAP_FACTS), dtype=np.float32)
+    out[..., 0] = missing == 0
+    out[..., 1] = missing / 4
+    out[..., 2] = used / 8
+    out[..., 3] = (now[:, None, :] - missing) / 4
+    can = (hand > 0) & fits.any(-1)  # (B, give): a card to give, two cards to take
+    out[~(can[:, :, None] & present[:, None, :])] = 0.0
+    return out
 
 
 def _starting_with(base: Features) -> Layout:
@@ -365,4 +416,56 @@ EXCHANGES = FeatureFunction(
     "reserved, once that card leaves its hand (the rules' cheapest_payment), with the "
     "tile's points: read by a head shared by the exchange actions",
     _exchanges,
+)
+
+
+def _trades(game: Game[Any], encoder: str) -> Features:
+    """``chocolatiers_placements``'s fields, then for each card type the seat could give in
+    an exchange (give a card, take two): every tile row's facts once that card leaves its
+    hand (as ``chocolatiers_exchanges`` gives them), and once the exchange's two takes from
+    the tray are made, the two that leave that tile the fewest chocolates missing
+    (:func:`exchange_takes`): what each exchange can do for each tile on offer. Facts of
+    the rules (the cheapest payment, where the given card goes), no weights and no choice
+    between tiles; read by a head shared by the exchange actions."""
+    placements = _placements(game, encoder)
+    own = _OwnHand(game, encoder, "chocolatiers_trades")
+    rows = own.rows
+    width = TAKE_FACTS + SWAP_FACTS
+
+    def compute(obs: np.ndarray) -> np.ndarray:
+        b = obs.shape[0]
+        hand, tiles, cost, present = own.read(obs)
+        gives, _ = own.card_facts(hand, tiles, cost, present, step=-1)
+        gives[hand == 0] = 0.0  # a type the seat holds no card of cannot be given
+        swaps = exchange_takes(hand, cost, present, own.tray(obs), own.onto_tray)
+        trades = np.concatenate([gives, swaps], axis=-1)
+        return np.concatenate([placements.compute(obs), trades.reshape(b, -1)], axis=1)
+
+    names = _starting_with(placements)
+    names.add(
+        "exchanges",
+        NT * rows * width,
+        "per card type given (an exchange), per tile row: payable, missing / 4, used / 8, "
+        "chocolates the card paid, points / 8, a tile is there (0s: no card of that type); "
+        "then after the two takes leaving that tile fewest missing: payable, missing / 4, "
+        "used / 8, chocolates the exchange pays that were missing / 4 (0s: no exchange)",
+        shape=(NT, rows, width),
+    )
+    return Features(
+        names.size,
+        compute,
+        names,
+        action_facts=(*placements.action_facts, (GIVE, NT, "exchanges")),
+    )
+
+
+TRADES = FeatureFunction(
+    "chocolatiers_trades",
+    1,
+    "Chocolatiers (flat): chocolatiers_placements's facts, then for each card type the "
+    "seat could give in an exchange the facts of every tile on offer, being boxed or "
+    "reserved, once that card leaves its hand and once the two takes from the tray that "
+    "leave that tile fewest chocolates missing are made (the rules' cheapest_payment): "
+    "read by a head shared by the exchange actions",
+    _trades,
 )

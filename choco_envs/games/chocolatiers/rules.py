@@ -351,6 +351,9 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         self.first_score = extras["first"]
         self.majority_score = extras.get("three_or_four")  # None in the classic edition
         self.exchange_min_tray = 1 if self.classic else 2
+        #: where an exchange's given card goes: classic lays it on the tray (it can be
+        #: taken back), standard discards it
+        self.gives_onto_tray = self.classic
         self.stack_size = CLASSIC_STACK_SIZE[self.num_players] if self.classic else 0
         per_turn = 10 if self.classic else 14
         self.max_steps = ROUND_CAP * self.num_players * per_turn
@@ -560,7 +563,7 @@ class ChocolatiersRules(Game[ChocolatiersState]):
             self._take(s, arg)
             self._finish_take(s, rng)
         elif kind == K_EXCHANGE:
-            self._spend(s, arg, onto_tray=self.classic)
+            self._spend(s, arg, onto_tray=self.gives_onto_tray)
             s.phase, s.takes_left = TAKE_MORE, 2
         elif kind == K_BOX:
             # the tile is committed; its replacement is revealed only once it is placed
