@@ -351,12 +351,9 @@ class ChocolatiersRules(Game[ChocolatiersState]):
         self.first_score = extras["first"]
         self.majority_score = extras.get("three_or_four")  # None in the classic edition
         self.exchange_min_tray = 1 if self.classic else 2
-        #: where an exchange's given card goes: classic lays it on the tray (it can be
-        #: taken back), standard discards it
-        self.gives_onto_tray = self.classic
+        self.gives_onto_tray = self.classic  # an exchange's card: classic tray, else discard
         self.stack_size = CLASSIC_STACK_SIZE[self.num_players] if self.classic else 0
-        per_turn = 10 if self.classic else 14
-        self.max_steps = ROUND_CAP * self.num_players * per_turn
+        self.max_steps = ROUND_CAP * self.num_players * (10 if self.classic else 14)
         self.num_actions = NUM_ACTIONS
 
     # ================================================================ setup

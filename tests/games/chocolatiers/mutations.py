@@ -171,7 +171,7 @@ MUTATIONS = [
       "                deck.extend([])",
       "000: If the deck is empty, shuffle the discard pile to create a new deck"),
     m("classic_exchange_discards", RULES,
-      "            self._spend(s, arg, onto_tray=self.classic)",
+      "            self._spend(s, arg, onto_tray=self.gives_onto_tray)",
       "            self._spend(s, arg, onto_tray=False)",
       "003: Coloque 1 carta de su mano boca arriba en la bandeja (it may be taken back)"),
     m("classic_tray_never_refilled", RULES,
