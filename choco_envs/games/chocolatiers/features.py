@@ -78,6 +78,15 @@ class _OwnHand:
         flat = obs.reshape(obs.shape[0], -1)
         return np.rint(flat[:, self.at["tray"]].astype(np.float64) * self.per_type).astype(np.int64)
 
+    def give_facts(
+        self, hand: np.ndarray, tiles: np.ndarray, cost: np.ndarray, present: np.ndarray
+    ) -> np.ndarray:
+        """``card_facts`` of each card type given (step -1), 0s for a type the seat holds no
+        card of (it cannot be given)."""
+        gives, _ = self.card_facts(hand, tiles, cost, present, step=-1)
+        gives[hand == 0] = 0.0
+        return gives
+
     def payment_facts(
         self, hand: np.ndarray, cost: np.ndarray, present: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
@@ -157,6 +166,14 @@ def exchange_takes(
     can = (hand > 0) & fits.any(-1)  # (B, give): a card to give, two cards to take
     out[~(can[:, :, None] & present[:, None, :])] = 0.0
     return out
+
+
+def _with_exchange_head(placements: Features, names: Layout, compute: Any, field: str) -> Features:
+    """A function whose output is ``placements``' then one field of per-exchange facts
+    (``field``, (NT, rows, ...)), its heads placements' and one for the exchange actions."""
+    return Features(
+        names.size, compute, names, action_facts=(*placements.action_facts, (GIVE, NT, field))
+    )
 
 
 def _starting_with(base: Features) -> Layout:
@@ -388,8 +405,7 @@ def _exchanges(game: Game[Any], encoder: str) -> Features:
     def compute(obs: np.ndarray) -> np.ndarray:
         b = obs.shape[0]
         hand, tiles, cost, present = own.read(obs)
-        gives, _ = own.card_facts(hand, tiles, cost, present, step=-1)
-        gives[hand == 0] = 0.0  # a type the seat holds no card of cannot be given
+        gives = own.give_facts(hand, tiles, cost, present)
         return np.concatenate([placements.compute(obs), gives.reshape(b, -1)], axis=1)
 
     names = _starting_with(placements)
@@ -400,12 +416,7 @@ def _exchanges(game: Game[Any], encoder: str) -> Features:
         "chocolates the card paid, points / 8, a tile is there (0s: no card of that type)",
         shape=(NT, rows, TAKE_FACTS),
     )
-    return Features(
-        names.size,
-        compute,
-        names,
-        action_facts=(*placements.action_facts, (GIVE, NT, "gives")),
-    )
+    return _with_exchange_head(placements, names, compute, "gives")
 
 
 EXCHANGES = FeatureFunction(
@@ -435,8 +446,7 @@ def _trades(game: Game[Any], encoder: str) -> Features:
     def compute(obs: np.ndarray) -> np.ndarray:
         b = obs.shape[0]
         hand, tiles, cost, present = own.read(obs)
-        gives, _ = own.card_facts(hand, tiles, cost, present, step=-1)
-        gives[hand == 0] = 0.0  # a type the seat holds no card of cannot be given
+        gives = own.give_facts(hand, tiles, cost, present)
         swaps = exchange_takes(hand, cost, present, own.tray(obs), own.onto_tray)
         trades = np.concatenate([gives, swaps], axis=-1)
         return np.concatenate([placements.compute(obs), trades.reshape(b, -1)], axis=1)
@@ -451,12 +461,7 @@ def _trades(game: Game[Any], encoder: str) -> Features:
         "used / 8, chocolates the exchange pays that were missing / 4 (0s: no exchange)",
         shape=(NT, rows, width),
     )
-    return Features(
-        names.size,
-        compute,
-        names,
-        action_facts=(*placements.action_facts, (GIVE, NT, "exchanges")),
-    )
+    return _with_exchange_head(placements, names, compute, "exchanges")
 
 
 TRADES = FeatureFunction(
