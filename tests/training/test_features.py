@@ -467,6 +467,31 @@ def test_chocolatiers_placements_are_the_rules_sampler_after_each_placement_and_
     assert checked["place"] >= 200 and checked["wild"] >= 200, checked
 
 
+def test_chocolatiers_placements_memo_changes_no_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Sampler facts are kept by the bytes of the slices they are read from (a search
+    meets the same Sampler again and again): a batch computed at once, again (every row
+    from the memo), and row by row with a memo of one row (cleared at every new row) are
+    the same, and rows in the place phase or holding wilds are among them."""
+    from choco_envs.games.chocolatiers import features as chocolatiers_features
+    from choco_envs.policy.features import PolicyInputs
+
+    table = make_game("chocolatiers_v1", edition="standard", num_players=3)
+    encoder = table.encoder("flat")
+    states = random_states("chocolatiers_v1", 300, seed=5, edition="standard", num_players=3)
+    obs = np.stack([encoder.encode(state, seat) for state, seat in states])
+    feature = PolicyInputs(table, "flat", "chocolatiers_trades").features
+    assert feature is not None and feature.layout is not None
+    first = feature.compute(obs)
+    np.testing.assert_array_equal(feature.compute(obs), first)
+    places = {f.name: f for f in feature.layout.fields}["places"].slice
+    assert (first[:, places] != 0).any(axis=1).sum() >= 10
+    monkeypatch.setattr(chocolatiers_features, "MEMO_ROWS", 1)
+    fresh = PolicyInputs(table, "flat", "chocolatiers_trades").features
+    assert fresh is not None
+    rows = np.concatenate([fresh.compute(obs[i : i + 1]) for i in range(len(obs))])
+    np.testing.assert_array_equal(rows, first)
+
+
 def test_chocolatiers_placements_declare_a_head_per_group_of_actions() -> None:
     """Takes, wilds and tile placements each read their own blocks: the declared groups
     are the take actions (one block per card type), the 36 wild spaces and the 64 tile

@@ -31,7 +31,7 @@ from choco_envs.games.chocolatiers.rules import (
     TAKE,
     WILDS_EACH,
     ChocolatiersRules,
-    single_best,
+    single_best_batch,
 )
 from choco_envs.games.chocolatiers.sampler import (
     EMPTY,
@@ -265,6 +265,8 @@ TAKES = FeatureFunction(
 #: largest group, -1: another seat alone, 0: a tie)
 SAMPLER_FACTS = 1 + 2 * NT
 GROUP_SCALE, GROWTH_SCALE = 12.0, 4.0
+#: rows of Sampler facts a feature function keeps (a memo; a row is about 2 KB)
+MEMO_ROWS = 4096
 
 
 def _own_cells(planes: np.ndarray) -> list[int]:
@@ -277,15 +279,16 @@ def _own_cells(planes: np.ndarray) -> list[int]:
     return [int(v) for v in np.where(occupied, cells, NO_TILE)]
 
 
-def _standing(game: ChocolatiersRules, own: list[int], others: np.ndarray) -> list[float]:
-    """Per type, who takes its Score tile (the rules' ``single_best``) if the seat's
-    largest groups were ``own`` and the others' ``others`` (seats, NT): 1 this seat, -1
-    another, 0 nobody."""
-    out = []
-    for t in range(NT):
-        winner = single_best([own[t], *(int(v) for v in others[:, t])])
-        out.append(1.0 if winner == 0 else (-1.0 if winner > 0 else 0.0))
-    return out
+def _standing(own: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """Per row of ``own`` (P, NT: the seat's largest groups after each action) and type,
+    who takes that type's Score tile (the rules' ``single_best``, batched) if the others'
+    largest groups are ``others`` (seats, NT): 1 this seat, -1 another, 0 nobody."""
+    values = np.concatenate(
+        [own[:, :, None], np.broadcast_to(others.T[None], (own.shape[0], NT, len(others)))],
+        axis=2,
+    )
+    winner = single_best_batch(values)
+    return np.where(winner == 0, 1.0, np.where(winner > 0, -1.0, 0.0))
 
 
 def _placements(game: Game[Any], encoder: str) -> Features:
@@ -313,40 +316,68 @@ def _placements(game: Game[Any], encoder: str) -> Features:
     placing = PHASE_NAMES.index("place")
     places = POSITIONS * 4
 
+    read = (
+        at["phase"], at["wilds_0"], *(at[f"groups_{k}"] for k in range(n)),
+        slice(at["samplers"].start, at["samplers"].start + SAMPLER_PLANES * 36),
+        slice(at["tiles"].start + LINE_SIZE * TILE_FEATURES,
+              at["tiles"].start + (LINE_SIZE + 1) * TILE_FEATURES),
+    )  # fmt: skip
+    #: a row's facts by the bytes of every slice they are computed from (a search meets
+    #: the same Sampler again and again); cleared when it grows past ``MEMO_ROWS``
+    memo: dict[bytes, np.ndarray | None] = {}
+
+    def row_facts(flat: np.ndarray) -> np.ndarray | None:
+        """One observation's (places + 36, SAMPLER_FACTS) facts; None when all are 0s."""
+        phase = flat[at["phase"]]
+        wilds = int(round(float(flat[at["wilds_0"]][0]) * WILDS_EACH))
+        if phase[placing] < 0.5 and wilds == 0:
+            return None
+        out = np.zeros((places + 36, SAMPLER_FACTS), dtype=np.float32)
+        groups = np.rint(
+            np.stack([flat[at[f"groups_{k}"]] for k in range(n)]).astype(np.float64) * 36
+        ).astype(np.int64)
+        cells = _own_cells(flat[at["samplers"]][: SAMPLER_PLANES * 36].reshape(-1, 36))
+        if phase[placing] >= 0.5:
+            tile = flat[at["tiles"]].reshape(rows, TILE_FEATURES)[LINE_SIZE]
+            spaces = tuple(
+                int(v) if v < NT else EMPTY
+                for v in tile[TILE_SPACES:].reshape(4, NT + 1).argmax(axis=1)
+            )
+            occ = occupancy(cells)
+            at_rows, sizes = [], []
+            for position in LEGAL_POSITIONS[occ]:
+                for rot in range(4):
+                    after, _ = placed_cells(cells, occ, rotate(spaces, rot), position)
+                    at_rows.append(4 * position + rot)
+                    sizes.append(largest_groups(after))
+            if at_rows:
+                own = np.asarray(sizes, dtype=np.int64)
+                out[at_rows, 0] = 1.0
+                out[at_rows, 1 : 1 + NT] = own / GROUP_SCALE
+                out[at_rows, 1 + NT :] = _standing(own, groups[1:])
+        if wilds:
+            grown = groups_with_a_wild(cells)
+            if grown:
+                own = np.asarray(list(grown.values()), dtype=np.int64)
+                spaces_at = [places + space for space in grown]
+                out[spaces_at, 0] = 1.0
+                out[spaces_at, 1 : 1 + NT] = (own - groups[0]) / GROWTH_SCALE
+                out[spaces_at, 1 + NT :] = _standing(own, groups[1:])
+        return out
+
     def sampler_facts(obs: np.ndarray) -> np.ndarray:
         b = obs.shape[0]
         out = np.zeros((b, places + 36, SAMPLER_FACTS), dtype=np.float32)
         for i in range(b):
             flat = obs[i].reshape(-1)
-            phase = flat[at["phase"]]
-            wilds = int(round(float(flat[at["wilds_0"]][0]) * WILDS_EACH))
-            if phase[placing] < 0.5 and wilds == 0:
-                continue
-            groups = np.rint(
-                np.stack([flat[at[f"groups_{k}"]] for k in range(n)]).astype(np.float64) * 36
-            ).astype(np.int64)
-            cells = _own_cells(flat[at["samplers"]][: SAMPLER_PLANES * 36].reshape(-1, 36))
-            if phase[placing] >= 0.5:
-                tile = flat[at["tiles"]].reshape(rows, TILE_FEATURES)[LINE_SIZE]
-                spaces = tuple(
-                    int(v) if v < NT else EMPTY
-                    for v in tile[TILE_SPACES:].reshape(4, NT + 1).argmax(axis=1)
-                )
-                occ = occupancy(cells)
-                for position in LEGAL_POSITIONS[occ]:
-                    for rot in range(4):
-                        after, _ = placed_cells(cells, occ, rotate(spaces, rot), position)
-                        own = largest_groups(after)
-                        row = out[i, 4 * position + rot]
-                        row[0] = 1.0
-                        row[1 : 1 + NT] = np.asarray(own) / GROUP_SCALE
-                        row[1 + NT :] = _standing(game, own, groups[1:])
-            if wilds:
-                for space, own in groups_with_a_wild(cells).items():
-                    row = out[i, places + space]
-                    row[0] = 1.0
-                    row[1 : 1 + NT] = (np.asarray(own) - groups[0]) / GROWTH_SCALE
-                    row[1 + NT :] = _standing(game, own, groups[1:])
+            key = b"".join(flat[part].tobytes() for part in read)
+            if key not in memo:
+                if len(memo) >= MEMO_ROWS:
+                    memo.clear()
+                memo[key] = row_facts(flat)
+            facts = memo[key]
+            if facts is not None:
+                out[i] = facts
         return out.reshape(b, -1)
 
     def compute(obs: np.ndarray) -> np.ndarray:
