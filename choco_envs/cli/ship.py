@@ -110,12 +110,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "the shipped file it played: the --json report of `choco eval --bots "
                         f"az... OPPONENT --games {MIN_GAMES}` at 2 players (the file found by "
                         "the digest of its tensors the report names)")  # fmt: skip
+    parser.add_argument("--default-search", action="store_true", help="with --record: the "
+                        "recorded bot's c_scale becomes the file's default for `az` (refused "
+                        "unless every search result the file stores was played at it)")  # fmt: skip
     parser.add_argument("--progress", choices=("true", "false"), default="true",
                         help="show the head-to-head's progress")  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
     try:
+        if args.default_search and not args.record:
+            raise ConfigError("--default-search sets a file's default search from a result "
+                              "it stores; it needs --record REPORT")  # fmt: skip
         if args.table:
             check_table_only(args)
         if args.curves:
@@ -124,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
             check_record_only(args)
         root = destination(args.to)
         if args.record:
-            target, line = record(Path(args.record), root)
+            target, line = record(Path(args.record), root, args.default_search)
             print(f"recorded in {target}: {line}")
             return 0
         if args.curves:
@@ -177,6 +183,7 @@ def given_flags(args: argparse.Namespace, *skip: str) -> list[str]:
         "retire": f"--retire {args.retire!r}" if args.retire else "",
         "curves": f"--curves {args.curves!r}" if args.curves else "",
         "record": f"--record {args.record!r}" if args.record else "",
+        "default_search": "--default-search" if args.default_search else "",
     }
     return [text for key, text in given.items() if text and key not in skip]
 
@@ -211,7 +218,10 @@ def check_curves_only(args: argparse.Namespace) -> None:
 
 
 def check_record_only(args: argparse.Namespace) -> None:
-    check_only(args, "record", "stores an arena result in the shipped file it played")
+    given = given_flags(args, "record", "default_search")
+    if given:
+        raise ConfigError(f"--record only stores an arena result in the shipped file it "
+                          f"played and ships nothing; drop {', '.join(given)}")  # fmt: skip
 
 
 def command_line(args: argparse.Namespace) -> str:

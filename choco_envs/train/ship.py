@@ -537,14 +537,18 @@ def _report(path: Path) -> dict[str, Any]:
     return report
 
 
-def record(report_path: Path, root: Path) -> tuple[Path, str]:
+def record(report_path: Path, root: Path, default_search: bool = False) -> tuple[Path, str]:
     """``choco ship --record REPORT``: store a search bot's arena result (a ``choco eval
     --json`` report of >= 400 games at 2 players, the search bot against one other bot)
     in the shipped file it played (found by its tensors' digest, which the report names:
     ``config.checkpoints``), under ``arena_search[<opponent>]``, and in its card.
     Returns (the file, a line saying what was stored). The card's row ends with the
     ``choco eval`` command that replays the run. The file's tensors stay as they are; its
-    metadata (and so its sha256, which the card follows) changes."""
+    metadata (and so its sha256, which the card follows) changes. With
+    ``default_search`` the recorded bot's ``c_scale`` becomes the file's default search
+    (``meta["search"]``, what a plain ``az`` plays), refused unless every search result
+    the file then stores was played at that ``c_scale``: a file's default is the setting
+    its stored figures measured."""
     from choco_envs.policy.checkpoint import SUFFIX, read_metadata, rewrite_metadata, weights_sha256
 
     report = _report(report_path)
@@ -613,6 +617,8 @@ def record(report_path: Path, root: Path) -> tuple[Path, str]:
     before = searched.get(opponent)
     searched[opponent] = result
     meta["arena_search"] = searched
+    if default_search:
+        meta["search"] = default_search_of(meta, searched, opponent, where)
     rewrite_metadata(target, meta)
     key = f"{meta['env_id']}/{target.name}"
     line = f"{bot} vs {opponent}: {_search_figure(result)}"
@@ -624,6 +630,32 @@ def record(report_path: Path, root: Path) -> tuple[Path, str]:
     if isinstance(before, dict) and "win_rate" in before:
         line += f" (replaces {before.get('bot', 'the search')} at {before['win_rate']:.1%})"
     return target, line
+
+
+def default_search_of(
+    meta: dict[str, Any], searched: dict[str, Any], opponent: str, where: str
+) -> dict[str, Any]:
+    """The file's ``search`` block with the ``c_scale`` of the result just recorded
+    against ``opponent``; ConfigError (nothing written) when that result names no
+    ``c_scale`` or another stored result was played at a different one."""
+    c_scale = (searched[opponent].get("search") or {}).get("c_scale")
+    if not isinstance(c_scale, (int, float)) or isinstance(c_scale, bool):
+        raise ConfigError(f"{where} --default-search: the report names no c_scale of its "
+                          "search bot; allowed: a report of `choco eval` that does")  # fmt: skip
+    others = {
+        name: (row.get("search") or {}).get("c_scale")
+        for name, row in sorted(searched.items())
+        if name != opponent and isinstance(row, dict)
+    }
+    stale = {name: c for name, c in others.items() if c != c_scale}
+    if stale:
+        rows = ", ".join(f"vs {name} at c_scale {c!r}" for name, c in stale.items())
+        raise ConfigError(
+            f"{where} --default-search: c_scale {c_scale!r} would not be what the file's "
+            f"stored results measured ({rows}); allowed: record those again at c_scale "
+            f"{c_scale!r} first (`choco eval ... --bots az:c_scale={c_scale} OPPONENT`)"
+        )
+    return {**(meta.get("search") or {}), "c_scale": float(c_scale)}
 
 
 def eval_command(config: dict[str, Any]) -> str:

@@ -455,6 +455,53 @@ def test_record_stores_a_search_result_in_the_file_it_played_and_its_card(
     assert torch.equal(model.actor.weight, nim_model(True).actor.weight)
 
 
+def test_record_default_search_sets_the_c_scale_every_stored_result_played(
+    tmp_path: Path,
+) -> None:
+    """``choco ship --record REPORT --default-search``: the recorded bot's ``c_scale``
+    becomes what a plain ``az`` plays with the file, and is refused (nothing written)
+    while another stored result was played at a different ``c_scale``."""
+    import json
+
+    from choco_envs.arena import run_arena
+    from choco_envs.policy.az_bot import AZBot
+    from choco_envs.train.ship import record
+
+    root, shipped, path = _shipped_and_report(tmp_path)
+    before = AZBot(shipped, ENV_ID).config.c_scale
+    assert before != 0.5
+    assert main(["ship", "--record", str(path), "--to", str(root)]) == 0  # vs random
+    played = {}
+    for opponent in ("random", "greedy"):
+        report = run_arena(
+            ENV_ID, [f"az:checkpoint={shipped},simulations=4,c_scale=0.5", opponent],
+            games=400, seed=5, env_options=OPTIONS, progress=False,
+        )  # fmt: skip
+        played[opponent] = tmp_path / f"c05_{opponent}.json"
+        played[opponent].write_text(json.dumps(report))
+    # the stored result vs random was played at the file's c_scale, not 0.5: refused
+    sha = file_sha256(shipped)
+    with pytest.raises(ConfigError, match=rf"c_scale 0.5 .*vs random at c_scale {before!r}"):
+        record(played["greedy"], root, default_search=True)
+    assert file_sha256(shipped) == sha and AZBot(shipped, ENV_ID).config.c_scale == before
+    # recorded again at 0.5 (replacing the row vs random): now every row played 0.5
+    assert main(["ship", "--record", str(played["random"]), "--to", str(root)]) == 0
+    assert main(["ship", "--record", str(played["greedy"]), "--to", str(root),
+                 "--default-search"]) == 0  # fmt: skip
+    meta = read_metadata(shipped)
+    assert meta["search"]["c_scale"] == 0.5
+    assert {row["search"]["c_scale"] for row in meta["arena_search"].values()} == {0.5}
+    assert AZBot(shipped, ENV_ID).config.c_scale == 0.5
+    # a report that names no c_scale, and the flag without --record, are refused
+    bare = json.loads(played["greedy"].read_text())
+    for entry in bare["config"]["checkpoints"].values():
+        entry["search"].pop("c_scale")
+    played["greedy"].write_text(json.dumps(bare))
+    with pytest.raises(ConfigError, match="names no c_scale"):
+        record(played["greedy"], root, default_search=True)
+    assert main(["ship", "--default-search", "--to", str(root)]) == 2
+
+
 def test_record_refuses_what_is_not_a_400_game_search_result_on_a_shipped_file(
     tmp_path: Path,
 ) -> None:
