@@ -65,6 +65,15 @@ class Args(RunSpec):
     """with init_from: games of the starting policy (against itself, or with bot_seats
     against self-play's bots) whose outcomes fit the value head (the policy held by a KL
     term) before the search uses it (0: none)"""
+    value_warmup_keep: int = 0
+    """decisions kept of each warm-up game, drawn at random (0: every one): many games'
+    worth of positions in bounded memory, and fewer of one game's correlated positions"""
+    value_warmup_holdout: float = 0.0
+    """share of the warm-up games held out (played after the others): the fit checks
+    their squared error every 250 steps and keeps its best weights (0: none, the fixed
+    step count's last weights)"""
+    value_warmup_lr: float = 3e-4
+    """Adam's learning rate of the value warm-up"""
     num_games: int = 64
     """games played in lockstep (their leaves are evaluated in one forward pass)"""
     simulations: int = 32
@@ -137,6 +146,11 @@ class Args(RunSpec):
         for name in ("weight_decay", "value_coef", "c_visit", "c_scale", "play_c_scale"):
             rules.append((name, getattr(self, name) >= 0, "a number >= 0"))
         rules.append(("value_mix", 0 <= self.value_mix <= 1, "a number in [0, 1]"))
+        rules.append(("value_warmup_keep", self.value_warmup_keep >= 0, "an int >= 0"))
+        rules.append(
+            ("value_warmup_holdout", 0 <= self.value_warmup_holdout <= 0.5, "a number in [0, 0.5]")
+        )
+        rules.append(("value_warmup_lr", self.value_warmup_lr > 0, "a number > 0"))
         rules.append(("bot_seats", 0 <= self.bot_seats <= 1, "a number in [0, 1]"))
         rules.append(
             (
@@ -509,39 +523,82 @@ def warm_value(model: Any, tables: list[tuple[Any, Any]], games: int, args: Args
     (moves sampled from it; with ``bot_seats`` the bots of self-play sit at those games
     as they will in self-play, and only the network's seats are fitted; the games shared
     among ``tables``, each a (game, policy inputs)) before the search trusts its values,
-    the policy kept by a KL term to its starting self. Returns the final mean squared
-    error."""
+    the policy kept by a KL term to its starting self. ``value_warmup_keep`` keeps that
+    many decisions a game; ``value_warmup_holdout`` holds out that share of the games
+    (played after the others) and keeps the weights of the lowest held-out error, checked
+    every 250 steps. Returns the final squared error: the held-out one when games are
+    held out, else the last batch's."""
+    import copy
+
     import torch
 
     rng = random.Random(args.seed + 7)
     gen = torch.Generator().manual_seed(args.seed)
     outputs = model.config.value_outputs
-    xs: list[np.ndarray] = []
-    targets: list[np.ndarray] = []
+    held = int(round(games * args.value_warmup_holdout))
     seats = seat_bots(args, args.seed + 11)
-    for t, (game, inputs) in enumerate(tables):
-        share = games // len(tables) + (1 if t < games % len(tables) else 0)
-        _play_own_games(model, game, inputs, share, (rng, gen), seats, (xs, targets), outputs)
-    x_all = torch.from_numpy(np.stack(xs))
-    z_all = torch.from_numpy(np.stack(targets))
+    data: list[tuple[list[np.ndarray], list[np.ndarray]]] = []
+    for part in (games - held, held):
+        xs: list[np.ndarray] = []
+        targets: list[np.ndarray] = []
+        for t, (game, inputs) in enumerate(tables):
+            share = part // len(tables) + (1 if t < part % len(tables) else 0)
+            _play_own_games(
+                model, game, inputs, share, (rng, gen), seats, (xs, targets), outputs,
+                args.value_warmup_keep,
+            )  # fmt: skip
+        data.append((xs, targets))
+    x_all = torch.from_numpy(np.stack(data[0][0]))
+    z_all = torch.from_numpy(np.stack(data[0][1]))
     num_actions = model.config.num_actions
     full = torch.ones((1, num_actions), dtype=torch.bool)
-    with torch.no_grad():
-        start_logp = model(x_all, full.expand(len(xs), -1))[0].log_softmax(-1)
-    optimizer = torch.optim.Adam(model.parameters(), lr=3e-4)
+    start = copy.deepcopy(model).eval()  # the policy the KL term keeps
+    check = None
+    if data[1][0]:
+        check = (torch.from_numpy(np.stack(data[1][0])), torch.from_numpy(np.stack(data[1][1])))
+    optimizer = torch.optim.Adam(model.parameters(), lr=args.value_warmup_lr)
     loss = torch.tensor(0.0)
+    best: tuple[float, dict[str, Any] | None] = (float("inf"), None)
+    steps = max(300, 6 * len(x_all) // 256)
     model.train()
-    for _ in range(max(300, 6 * len(xs) // 256)):
-        idx = torch.randint(0, len(xs), (256,), generator=gen)
+    for step in range(steps + 1):
+        if check is not None and (step % 250 == 0 or step == steps):
+            error = _value_error(model, check[0], check[1], full, outputs)
+            if error < best[0]:
+                best = (error, copy.deepcopy(model.state_dict()))
+        if step == steps:
+            break
+        idx = torch.randint(0, len(x_all), (256,), generator=gen)
+        with torch.no_grad():
+            start_logp = start(x_all[idx], full.expand(len(idx), -1))[0].log_softmax(-1)
         logits, v = model(x_all[idx], full.expand(len(idx), -1))
         loss = ((torch.tanh(v.reshape(len(idx), outputs)) - z_all[idx]) ** 2).mean()
         # keep the started policy: KL(start || now) on the same inputs
-        keep = (start_logp[idx].exp() * (start_logp[idx] - logits.log_softmax(-1))).sum(-1)
+        keep = (start_logp.exp() * (start_logp - logits.log_softmax(-1))).sum(-1)
         optimizer.zero_grad()
         (loss + keep.mean()).backward()
         optimizer.step()
     model.eval()
+    if best[1] is not None:
+        model.load_state_dict(best[1])
+        return best[0]
     return float(loss.detach())
+
+
+def _value_error(model: Any, x: Any, z: Any, full: Any, outputs: int) -> float:
+    """Mean squared error of tanh(value) against the outcomes ``z`` of inputs ``x``, in
+    slices (evaluation mode for the count, the caller's mode restored)."""
+    import torch
+
+    was_training = model.training
+    model.eval()
+    total = 0.0
+    with torch.no_grad():
+        for k in range(0, len(x), 4096):
+            _, v = model(x[k : k + 4096], full.expand(len(x[k : k + 4096]), -1))
+            total += float(((torch.tanh(v.reshape(-1, outputs)) - z[k : k + 4096]) ** 2).sum())
+    model.train(was_training)
+    return total / (len(x) * outputs)
 
 
 def _play_own_games(
@@ -553,12 +610,15 @@ def _play_own_games(
     seats: tuple[Any, list[Any]],
     out: tuple[list[np.ndarray], list[np.ndarray]],
     outputs: int,
+    keep: int = 0,
 ) -> None:
     """``games`` games of ``game`` with moves sampled from ``model`` in the network's
     seats, the others played by the bots of ``seats`` (``seat_bots``: roles drawn per
     game); each network decision's input to ``out[0]`` and its seat's outcomes (own
-    first, the first ``outputs``) to ``out[1]``. ``randomness``: (the games' and bots'
-    rng, the sampling torch generator)."""
+    first, the first ``outputs``) to ``out[1]``, game after game; with ``keep`` > 0 only
+    that many of a game's decisions, drawn at random (their rows copied, so that a batch's
+    array is not kept alive by one row). ``randomness``: (the games' and bots' rng, the
+    sampling torch generator)."""
     import torch
 
     from choco_envs.train.games import play_bot
@@ -594,7 +654,13 @@ def _play_own_games(
             live = [i for i in live if not game.is_over(states[i])]
         for i, s in enumerate(states):
             r = game.returns(s)
-            for x_row, p in trail[i]:
+            kept = trail[i]
+            if 0 < keep < len(kept):
+                kept = [
+                    (kept[j][0].copy(), kept[j][1])
+                    for j in sorted(rng.sample(range(len(kept)), keep))
+                ]
+            for x_row, p in kept:
                 xs.append(x_row)
                 targets.append(np.array([r[(p + k) % n] for k in range(outputs)], np.float32))
         played += len(states)
@@ -729,7 +795,7 @@ def train(args: Args, command: str = "") -> Path:
             error = warm_value(model, setup.tables, args.value_warmup_games, args)
             print(
                 f"value head fitted on {args.value_warmup_games} games of the start policy "
-                f"(squared error {error:.3f})",
+                f"({'held-out ' if args.value_warmup_holdout else ''}squared error {error:.3f})",
                 flush=True,
             )
     if setup.resume is not None:

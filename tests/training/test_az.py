@@ -801,3 +801,48 @@ def test_the_value_warm_up_seats_self_plays_bots_and_fits_only_the_networks_seat
     bot_moves.clear()
     az.warm_value(model, [(game.game, inputs)], 2, az.Args(max_minutes=1.0))
     assert not bot_moves
+
+
+def test_the_value_warm_up_keeps_k_decisions_a_game_and_its_best_held_out_weights(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``value_warmup_keep`` keeps that many decisions of each game (copied rows, not views
+    of a batch); ``value_warmup_holdout`` holds games out and the fit ends on the weights
+    of its lowest held-out error, which it returns."""
+    import torch
+
+    from choco_envs.policy.net import ActorCritic, NetConfig
+    from choco_envs.train import az
+
+    game = make_game("chocolates_v0", num_players=2)
+    inputs = PolicyInputs(game, "flat")
+    torch.manual_seed(0)
+    model = ActorCritic(NetConfig(inputs.obs_shape, game.num_actions, (16,), value_outputs=1))
+    model.eval()
+    args = az.Args(max_minutes=1.0, value_warmup_keep=3)
+    xs: list[np.ndarray] = []
+    targets: list[np.ndarray] = []
+    randomness = (random.Random(3), torch.Generator().manual_seed(3))
+    az._play_own_games(model, game, inputs, 4, randomness, (None, []), (xs, targets), 1, 3)
+    assert len(xs) == len(targets) == 4 * 3
+    assert all(row.base is None for row in xs)  # each kept row owns its bytes
+    # the fit: every held-out check recorded with the weights it saw
+    seen: list[tuple[float, torch.Tensor]] = []
+    real_error = az._value_error
+
+    def recording(model: Any, x: Any, z: Any, full: Any, outputs: int) -> float:
+        error = real_error(model, x, z, full, outputs)
+        seen.append((error, model.critic.weight.detach().clone()))
+        return error
+
+    monkeypatch.setattr(az, "_value_error", recording)
+    args = az.Args(max_minutes=1.0, value_warmup_holdout=0.5, value_warmup_lr=0.5)
+    returned = az.warm_value(model, [(game, inputs)], 4, args)
+    errors = [e for e, _ in seen]
+    assert len(errors) == 3  # steps 0, 250 and the last (300)
+    best = int(np.argmin(errors))
+    assert best != len(errors) - 1  # (this learning rate overshoots: the last is not best)
+    assert returned == errors[best]
+    assert torch.equal(model.critic.weight, seen[best][1])
+    with pytest.raises(ConfigError, match="value_warmup_holdout=0.9 is not allowed"):
+        az.Args(max_minutes=1.0, value_warmup_holdout=0.9).check()
