@@ -629,6 +629,8 @@ def record(report_path: Path, root: Path, default_search: bool = False) -> tuple
     write_readme(root, None, None)
     if isinstance(before, dict) and "win_rate" in before:
         line += f" (replaces {before.get('bot', 'the search')} at {before['win_rate']:.1%})"
+    if default_search:
+        line += f"; the file's default search now plays c_scale {meta['search']['c_scale']}"
     return target, line
 
 

@@ -456,7 +456,7 @@ def test_record_stores_a_search_result_in_the_file_it_played_and_its_card(
 
 
 def test_record_default_search_sets_the_c_scale_every_stored_result_played(
-    tmp_path: Path,
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """``choco ship --record REPORT --default-search``: the recorded bot's ``c_scale``
     becomes what a plain ``az`` plays with the file, and is refused (nothing written)
@@ -488,6 +488,7 @@ def test_record_default_search_sets_the_c_scale_every_stored_result_played(
     assert main(["ship", "--record", str(played["random"]), "--to", str(root)]) == 0
     assert main(["ship", "--record", str(played["greedy"]), "--to", str(root),
                  "--default-search"]) == 0  # fmt: skip
+    assert "the file's default search now plays c_scale 0.5" in capsys.readouterr().out
     meta = read_metadata(shipped)
     assert meta["search"]["c_scale"] == 0.5
     assert {row["search"]["c_scale"] for row in meta["arena_search"].values()} == {0.5}
