@@ -74,6 +74,9 @@ class Args(RunSpec):
     step count's last weights)"""
     value_warmup_lr: float = 3e-4
     """Adam's learning rate of the value warm-up"""
+    value_warmup_workers: int = 1
+    """processes that play the warm-up games (1: this one; more: each a process of one
+    torch thread playing chunks of 250 games; the games then differ from one process's)"""
     num_games: int = 64
     """games played in lockstep (their leaves are evaluated in one forward pass)"""
     simulations: int = 32
@@ -112,7 +115,8 @@ class Args(RunSpec):
     """lockstep decisions of every game between learning phases"""
     total_games: int = 0
     """stop after this many self-play games (0: no limit; max_minutes or this must be
-    set)"""
+    set, unless the run is a value warm-up alone: both 0 with value_warmup_games, the
+    started policy with its value head fitted, no self-play)"""
     eval_every_minutes: float = 5.0
     """minutes of self-play and learning between evaluations of the network alone"""
     eval_opponents: tuple[str, ...] = ("random", "greedy")
@@ -179,9 +183,11 @@ class Args(RunSpec):
             ("total_games", self.total_games >= 0, ">= 0"),
             (
                 "max_minutes",
-                self.max_minutes > 0 or self.total_games > 0,
-                "> 0, or 0 (no limit) with total_games > 0: a run needs a budget",
+                self.max_minutes > 0 or self.total_games > 0 or self.value_warmup_games > 0,
+                "> 0, or 0 (no limit) with total_games > 0, or 0 with total_games 0 and "
+                "value_warmup_games > 0 (a value warm-up alone): a run needs a budget",
             ),
+            ("value_warmup_workers", self.value_warmup_workers >= 1, "an int >= 1"),
             (
                 "value_warmup_games",
                 self.value_warmup_games == 0
@@ -522,40 +528,32 @@ def warm_value(model: Any, tables: list[tuple[Any, Any]], games: int, args: Args
     """Fit the value head to the outcomes of ``games`` games of the network's own policy
     (moves sampled from it; with ``bot_seats`` the bots of self-play sit at those games
     as they will in self-play, and only the network's seats are fitted; the games shared
-    among ``tables``, each a (game, policy inputs)) before the search trusts its values,
-    the policy kept by a KL term to its starting self. ``value_warmup_keep`` keeps that
-    many decisions a game; ``value_warmup_holdout`` holds out that share of the games
-    (played after the others) and keeps the weights of the lowest held-out error, checked
-    every 250 steps. Returns the final squared error: the held-out one when games are
-    held out, else the last batch's."""
+    among ``tables``, each a (game, policy inputs), by ``table_weights`` as self-play's
+    are, ``value_warmup_workers`` processes playing them) before the search trusts its
+    values, the policy kept by a KL term to its starting self. ``value_warmup_keep``
+    keeps that many decisions a game; ``value_warmup_holdout`` holds out that share of
+    the games (played after the others) and keeps the weights of the lowest held-out
+    error, checked every 250 steps. Returns the final squared error: the held-out one
+    when games are held out, else the last batch's."""
     import copy
 
     import torch
 
-    rng = random.Random(args.seed + 7)
     gen = torch.Generator().manual_seed(args.seed)
     outputs = model.config.value_outputs
     held = int(round(games * args.value_warmup_holdout))
-    seats = seat_bots(args, args.seed + 11)
-    data: list[tuple[list[np.ndarray], list[np.ndarray]]] = []
-    for part in (games - held, held):
-        xs: list[np.ndarray] = []
-        targets: list[np.ndarray] = []
-        for t, (game, inputs) in enumerate(tables):
-            share = part // len(tables) + (1 if t < part % len(tables) else 0)
-            _play_own_games(
-                model, game, inputs, share, (rng, gen), seats, (xs, targets), outputs,
-                args.value_warmup_keep,
-            )  # fmt: skip
-        data.append((xs, targets))
-    x_all = torch.from_numpy(np.stack(data[0][0]))
-    z_all = torch.from_numpy(np.stack(data[0][1]))
+    data = [
+        _warmup_decisions(model, tables, warmup_shares(args, part, len(tables)), args, k)
+        for k, part in enumerate((games - held, held))
+    ]
+    x_all = torch.from_numpy(data[0][0])
+    z_all = torch.from_numpy(data[0][1])
     num_actions = model.config.num_actions
     full = torch.ones((1, num_actions), dtype=torch.bool)
     start = copy.deepcopy(model).eval()  # the policy the KL term keeps
     check = None
-    if data[1][0]:
-        check = (torch.from_numpy(np.stack(data[1][0])), torch.from_numpy(np.stack(data[1][1])))
+    if len(data[1][0]):
+        check = (torch.from_numpy(data[1][0]), torch.from_numpy(data[1][1]))
     optimizer = torch.optim.Adam(model.parameters(), lr=args.value_warmup_lr)
     loss = torch.tensor(0.0)
     best: tuple[float, dict[str, Any] | None] = (float("inf"), None)
@@ -566,6 +564,8 @@ def warm_value(model: Any, tables: list[tuple[Any, Any]], games: int, args: Args
             error = _value_error(model, check[0], check[1], full, outputs)
             if error < best[0]:
                 best = (error, copy.deepcopy(model.state_dict()))
+            if args.progress:
+                print(f"  value fit: step {step}/{steps}, held-out error {error:.4f}", flush=True)
         if step == steps:
             break
         idx = torch.randint(0, len(x_all), (256,), generator=gen)
@@ -583,6 +583,108 @@ def warm_value(model: Any, tables: list[tuple[Any, Any]], games: int, args: Args
         model.load_state_dict(best[1])
         return best[0]
     return float(loss.detach())
+
+
+def warmup_shares(args: Args, games: int, num_tables: int) -> list[int]:
+    """How many of ``games`` warm-up games each of the ``num_tables`` tables (as
+    ``args.tables()``) plays: shares by ``table_weights``, as self-play's games are
+    shared (``env_tables``), the remainder to the first tables."""
+    tables = args.tables() if num_tables > 1 else [None]
+    weights = [sum(1 for t in args.env_tables() if t == table) for table in tables]
+    if num_tables == 1 or len(weights) != num_tables:
+        weights = [1] * num_tables
+    total = sum(weights)
+    shares = [games * w // total for w in weights]
+    for k in range(games - sum(shares)):
+        shares[k % num_tables] += 1
+    return shares
+
+
+#: games one warm-up process plays at a time (a chunk: one batch of the policy's moves)
+WARMUP_CHUNK = 250
+
+
+def _warmup_decisions(
+    model: Any, tables: list[tuple[Any, Any]], shares: list[int], args: Args, part: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The policy inputs and outcome targets of the warm-up games of ``shares`` (games
+    per table); ``part`` 0 for the fitted games, 1 for the held-out ones. One process:
+    every game in this one, from one random stream; ``value_warmup_workers`` > 1: chunks
+    of WARMUP_CHUNK games in that many processes, each chunk seeded by its place."""
+    import torch
+
+    outputs = model.config.value_outputs
+    if args.value_warmup_workers <= 1:
+        rng = random.Random(args.seed + 7 + 1_000_003 * part)
+        gen = torch.Generator().manual_seed(args.seed + part)
+        seats = seat_bots(args, args.seed + 11)
+        xs: list[np.ndarray] = []
+        targets: list[np.ndarray] = []
+        for (game, inputs), share in zip(tables, shares, strict=True):
+            _play_own_games(
+                model, game, inputs, share, (rng, gen), seats, (xs, targets), outputs,
+                args.value_warmup_keep,
+            )  # fmt: skip
+        return _stacked(xs, targets, tables[0][1].size, outputs)
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    weights = {k: v.detach().clone() for k, v in model.state_dict().items()}
+    jobs: list[tuple[Args, dict[str, Any], int, int, int]] = []
+    for t, share in enumerate(shares):
+        for start in range(0, share, WARMUP_CHUNK):
+            seed = args.seed + 7 + 1_000_003 * part + 7919 * len(jobs)
+            jobs.append((args, weights, t, min(WARMUP_CHUNK, share - start), seed))
+    results: list[Any] = [None] * len(jobs)
+    began, done = time.perf_counter(), 0
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(args.value_warmup_workers, mp_context=context) as pool:
+        futures = {pool.submit(_warmup_job, job): k for k, job in enumerate(jobs)}
+        for future in as_completed(futures):
+            results[futures[future]] = future.result()
+            done += jobs[futures[future]][3]
+            if args.progress:
+                print(
+                    f"  value warm-up ({'held-out' if part else 'fitted'} games): {done}/"
+                    f"{sum(shares)} games, {time.perf_counter() - began:.0f} s",
+                    flush=True,
+                )
+    if not results:
+        return _stacked([], [], tables[0][1].size, outputs)
+    return np.concatenate([r[0] for r in results]), np.concatenate([r[1] for r in results])
+
+
+def _stacked(
+    xs: list[np.ndarray], targets: list[np.ndarray], size: int, outputs: int
+) -> tuple[np.ndarray, np.ndarray]:
+    if not xs:
+        return np.zeros((0, size), np.float32), np.zeros((0, outputs), np.float32)
+    return np.stack(xs), np.stack(targets)
+
+
+def _warmup_job(job: tuple[Args, dict[str, Any], int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """One warm-up chunk in a worker process: (args, the network's weights, the table's
+    index in ``args.tables()``, games, seed) -> its inputs and targets."""
+    import torch
+
+    from choco_envs.policy.net import ActorCritic
+
+    args, weights, t, games, seed = job
+    torch.set_num_threads(1)
+    setup = prepare(args)
+    model = ActorCritic(setup.net)
+    model.load_state_dict(weights)
+    model.eval()
+    game, inputs = setup.tables[t]
+    xs: list[np.ndarray] = []
+    targets: list[np.ndarray] = []
+    randomness = (random.Random(seed), torch.Generator().manual_seed(seed))
+    outputs = model.config.value_outputs
+    _play_own_games(
+        model, game, inputs, games, randomness, seat_bots(args, seed + 11), (xs, targets),
+        outputs, args.value_warmup_keep,
+    )  # fmt: skip
+    return _stacked(xs, targets, inputs.size, outputs)
 
 
 def _value_error(model: Any, x: Any, z: Any, full: Any, outputs: int) -> float:
@@ -849,6 +951,8 @@ def train(args: Args, command: str = "") -> Path:
         )
 
     def out_of_budget() -> bool:
+        if not (args.total_games or args.max_minutes):  # a value warm-up alone
+            return True
         if args.total_games and games_before + selfplay.games_done >= args.total_games:
             return True
         return bool(args.max_minutes) and minutes() - minutes_before >= args.max_minutes

@@ -846,3 +846,89 @@ def test_the_value_warm_up_keeps_k_decisions_a_game_and_its_best_held_out_weight
     assert torch.equal(model.critic.weight, seen[best][1])
     with pytest.raises(ConfigError, match="value_warmup_holdout=0.9 is not allowed"):
         az.Args(max_minutes=1.0, value_warmup_holdout=0.9).check()
+
+
+def test_the_value_warm_up_shares_its_games_among_the_tables_by_their_weights() -> None:
+    """``warmup_shares``: the warm-up games go to the tables as self-play's do
+    (``table_weights``), the remainder to the first tables; one table takes them all."""
+    from choco_envs.train.az import Args, warmup_shares
+
+    args = Args(
+        player_counts=(2, 3, 4), table_weights={"num_players": {2: 4}}, max_minutes=1.0
+    )  # fmt: skip
+    assert warmup_shares(args, 60, 3) == [40, 10, 10]
+    assert warmup_shares(args, 7, 3) == [5, 1, 1]
+    assert warmup_shares(Args(player_counts=(2, 3), max_minutes=1.0), 5, 2) == [3, 2]
+    assert warmup_shares(Args(max_minutes=1.0), 9, 1) == [9]
+
+
+def test_warm_up_processes_play_seeded_chunks_of_the_networks_games(tmp_path: Path) -> None:
+    """``value_warmup_workers`` 2: the games are played in chunks of WARMUP_CHUNK by two
+    processes, each chunk seeded by its place (the same data run after run, chunks not
+    copies of each other), ``value_warmup_keep`` decisions a game, each target an
+    outcome of the game (in [-1, 1])."""
+    from choco_envs.policy.net import ActorCritic
+    from choco_envs.train import az
+
+    args = az.Args(
+        env_id="chocolates_v0", options={"num_players": 2}, hidden=(16,), max_minutes=1.0,
+        value_warmup_keep=2, value_warmup_workers=2, runs_dir=str(tmp_path), progress=False,
+    )  # fmt: skip
+    setup = az.prepare(args)
+    model = ActorCritic(setup.net).eval()
+    games = 2 * az.WARMUP_CHUNK  # two chunks of the same size
+    x, z = az._warmup_decisions(model, setup.tables, [games], args, 0)
+    width = setup.net.value_outputs  # each seat's outcome, own first
+    assert x.shape == (2 * games, setup.inputs.size) and z.shape == (2 * games, width)
+    assert np.all(np.abs(z) <= 1) and len(np.unique(z)) > 1
+    again, _ = az._warmup_decisions(model, setup.tables, [games], args, 0)
+    assert np.array_equal(x, again)
+    first, second = x[: 2 * az.WARMUP_CHUNK], x[2 * az.WARMUP_CHUNK :]  # the two chunks
+    assert not np.array_equal(first, second)
+    held, _ = az._warmup_decisions(model, setup.tables, [games], args, 1)
+    assert not np.array_equal(x, held)  # the held-out games are other games
+
+
+def test_a_value_warm_up_alone_writes_the_started_policy_with_its_value_fitted(
+    tmp_path: Path,
+) -> None:
+    """``max_minutes`` and ``total_games`` both 0 with ``value_warmup_games``: no
+    self-play game, the file the started policy (kept by the KL term, within a small
+    distance) with a value head fitted to the warm-up's outcomes; without a warm-up such
+    a run has no budget and is refused in one line."""
+    import torch
+
+    from choco_envs.policy.checkpoint import load_policy
+    from choco_envs.train import az, ppo
+
+    base = dict(
+        env_id="chocolates_v0", options={"num_players": 2}, hidden=(16,), track=False,
+        progress=False, runs_dir=str(tmp_path),
+    )  # fmt: skip
+    start = ppo.train(
+        ppo.Args(
+            **base, total_timesteps=20, num_envs=2, num_steps=2, eval_every=0,
+            final_eval_games=0, league_self_play=1.0, league_past=0.0, league_bots={},
+            run_name="start",
+        )
+    )  # fmt: skip
+    fitted = az.train(
+        az.Args(
+            **base, init_from=str(start), value_warmup_games=6, value_warmup_lr=1e-2,
+            max_minutes=0.0, total_games=0, final_eval_games=0, run_name="fitted",
+        )
+    )  # fmt: skip
+    old, _ = load_policy(start, "chocolates_v0")
+    new, meta = load_policy(fitted, "chocolates_v0")
+    assert meta["steps_trained"] == 0
+    assert not torch.equal(old.critic.weight, new.critic.weight)
+    game = make_game("chocolates_v0", num_players=2)
+    s = game.new_state(random.Random(1))
+    x = torch.from_numpy(PolicyInputs(game, "flat").encode(s, game.current_player(s))[None])
+    mask = torch.from_numpy(game.legal_mask(s)[None].astype(bool))
+    with torch.no_grad():
+        p_old = old(x, mask)[0].softmax(-1)
+        p_new = new(x, mask)[0].softmax(-1)
+    assert float((p_old - p_new).abs().max()) < 0.1
+    with pytest.raises(ConfigError, match="max_minutes=0.0 is not allowed.*a value warm-up"):
+        az.Args(max_minutes=0.0, total_games=0).check()
