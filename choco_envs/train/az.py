@@ -794,6 +794,19 @@ def evaluate_network(
     }
 
 
+def final_evaluation(model: Any, args: Args) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The network alone's stored evaluation: ``final_eval_games`` against each of
+    ``eval_opponents`` at the options' table (``arena``) and at each other player count
+    (``arena_tables``), on the deals of seed 20,000 (so a rounded copy of the file,
+    ``choco_envs.train.compact``, meets the same ones)."""
+    arena = evaluate_network(model, args, args.final_eval_games, seed=20_000)
+    tables = {
+        str(t["num_players"]): evaluate_network(model, args, args.final_eval_games, 20_000, t)
+        for t in args.other_tables()
+    }
+    return arena, tables
+
+
 def evaluate_search(model: Any, args: Args, opponent: str, games: int, seed: int) -> dict[str, Any]:
     """The search bot (``play_simulations``, no root noise) against ``opponent`` in every
     other seat: duplicate deals, seats rotated, every game's search batched together."""
@@ -987,19 +1000,12 @@ def train(args: Args, command: str = "") -> Path:
             record(evaluate_network(model, args, args.eval_games, seed=10_000))
             next_eval += args.eval_every_minutes * 60
     print(f"self-play and learning took {time.perf_counter() - began:.0f} s; final evaluation")
-    arena = (
-        evaluate_network(model, args, args.final_eval_games, seed=20_000)
-        if args.final_eval_games
-        else {}
-    )
+    arena, arena_tables = final_evaluation(model, args) if args.final_eval_games else ({}, {})
     if args.final_eval_games:
         record(arena)
-    arena_tables = {}
-    for table in args.other_tables() if args.final_eval_games else []:
-        key = str(table["num_players"])
-        arena_tables[key] = evaluate_network(model, args, args.final_eval_games, 20_000, table)
+    for key, results in arena_tables.items():
         print(f"at {key} players: " + "  ".join(
-            f"vs {k}: {v['win_rate']:.3f}" for k, v in arena_tables[key].items()))  # fmt: skip
+            f"vs {k}: {v['win_rate']:.3f}" for k, v in results.items()))  # fmt: skip
     search_arena = {}
     if args.search_eval_games:
         for opp in args.search_eval_opponents:

@@ -7,7 +7,10 @@ weights to 11 significant bits rarely changes a move; but "rarely" is not a figu
 the copy's ``arena`` (and ``arena_tables``) are not carried over: the run's own final
 evaluation (``choco_envs.train.evaluation.final_evaluation``, the same deals and games) is
 played again by the rounded network, the float32 file's figures kept beside them
-(``weights.arena_before``). ``choco ship FILE --float16`` makes the copy and ships it.
+(``weights.arena_before``), by the engine that trained it (the ``ppo`` engine's
+evaluation, or the ``az`` engine's: the network alone against its ``eval_opponents``).
+A file's search results (``arena_search``) are not played again: they move to
+``weights.arena_search_before``, and ``choco ship --record`` stores the copy's own. ``choco ship FILE --float16`` makes the copy and ships it.
 
     python -m choco_envs.train.compact runs/NAME/final.safetensors   # writes final.float16.safetensors
 """
@@ -39,12 +42,14 @@ def float16_copy(run_file: Path, out: Path | None = None, progress: bool = False
     import torch
 
     from choco_envs.policy.checkpoint import file_sha256, load_policy, read_header, save_checkpoint
+    from choco_envs.train import az, evaluation, ppo
     from choco_envs.train.config import build
-    from choco_envs.train.evaluation import final_evaluation
-    from choco_envs.train.ppo import Args
 
     run_file = Path(run_file)
     model, meta = load_policy(run_file)
+    engine = (meta.get("training") or {}).get("engine")
+    Args: Any = az.Args if engine == "az" else ppo.Args
+    final_evaluation = az.final_evaluation if engine == "az" else evaluation.final_evaluation
     if "weights" in meta:
         raise ConfigError(f"{str(run_file)!r} holds {meta['weights'].get('dtype')} weights already")
     stored = (meta.get("training") or {}).get("args")
@@ -78,6 +83,9 @@ def float16_copy(run_file: Path, out: Path | None = None, progress: bool = False
         "rounded_from": file_sha256(run_file),
         "arena_before": meta.get("arena"),
     }
+    if meta.get("arena_search"):  # the search's figures were the float32 network's
+        new["arena_search"] = {}
+        new["weights"]["arena_search_before"] = meta["arena_search"]
     out = float16_path(run_file) if out is None else Path(out)
     save_checkpoint(out, half, new, float16=True)
     shapes, _ = read_header(out)  # the copy reads back (its byte ranges checked)

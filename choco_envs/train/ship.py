@@ -822,6 +822,17 @@ def model_card(
     trained = f"{meta['steps_trained']:,} {unit}"
     if "minutes" in training:
         trained += f", {training['minutes']} min of {'search and learning' if engine_of(meta) == 'az' else 'PPO'}"
+    targs = training.get("args") or {}
+    if engine_of(meta) == "az" and targs.get("value_warmup_games"):
+        against = (
+            " against " + ", ".join(f"`{b}`" for b in targs.get("league_bots") or {})
+            if targs.get("bot_seats") == 1.0
+            else ""
+        )
+        trained += (
+            f", after fitting its value on {targs['value_warmup_games']:,} games of the "
+            f"started policy{against} (value_warmup_games)"
+        )
     imitation = training.get("imitation")
     if imitation:
         trained += (

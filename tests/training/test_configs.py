@@ -78,6 +78,7 @@ def test_one_config_per_env_edition_and_engine() -> None:
     assert {f"{p.parent.name}/{p.name}" for p in AZ_CONFIGS} == {
         "chocolates_v0/az.yaml",
         "chocolatiers_v1/az_standard.yaml",
+        "chocolatiers_v1/az_classic.yaml",
         "chocolate_factory_v2/az.yaml",
         "le_chocolat_v0/az.yaml",
     }

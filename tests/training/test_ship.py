@@ -307,6 +307,64 @@ def test_a_float16_copy_halves_the_weights_and_measures_its_evaluation_again(
     )
 
 
+def test_a_float16_copy_of_an_az_file_is_measured_again_by_the_az_engines_evaluation(
+    tmp_path: Path,
+) -> None:
+    """An ``az`` engine's file (its own training arguments) makes a float16 copy too: the
+    network alone played again by that engine's final evaluation (its ``eval_opponents``,
+    the same deals), and the search's stored figures, the float32 network's, set aside
+    (``weights.arena_search_before``) rather than carried over as the copy's."""
+    from choco_envs.policy.checkpoint import load_policy
+    from choco_envs.train import az
+    from choco_envs.train.compact import float16_copy
+
+    run = az.train(
+        az.Args(
+            env_id="chocolates_v0", options={"num_players": 2}, hidden=(16,), total_games=2,
+            num_games=2, simulations=2, max_considered=2, play_simulations=2,
+            eval_opponents=("random",), final_eval_games=4, search_eval_games=2,
+            search_eval_opponents=("random",), eval_every_minutes=60.0, track=False,
+            progress=False, runs_dir=str(tmp_path), run_name="az",
+        )
+    )  # fmt: skip
+    _, meta = load_policy(run)
+    assert set(meta["arena"]) == {"random"} and meta["arena_search"]
+    half = read_metadata(float16_copy(run))
+    assert half["weights"]["dtype"] == "float16"
+    assert half["weights"]["arena_before"] == meta["arena"]
+    assert set(half["arena"]) == {"random"}  # the az engine's opponents, not random+greedy
+    again, before = half["arena"]["random"], meta["arena"]["random"]
+    assert (again["games"], again["seed"]) == (before["games"], before["seed"])
+    assert half["arena_search"] == {}
+    assert half["weights"]["arena_search_before"] == meta["arena_search"]
+
+
+def test_an_az_files_card_names_its_value_warm_up_and_the_bots_it_was_fitted_against(
+    tmp_path: Path,
+) -> None:
+    """A file of a value warm-up alone (no self-play game) says on its card what trained
+    it: the warm-up's games and, when every other seat was a league bot, which."""
+    from choco_envs.policy.checkpoint import load_policy
+    from choco_envs.train import az
+    from choco_envs.train.ship import model_card
+
+    start = _trained_nim(tmp_path)
+    run = az.train(
+        az.Args(
+            env_id=ENV_ID, options=dict(OPTIONS), hidden=(32,), init_from=str(start),
+            value_warmup_games=4, bot_seats=1.0, league_bots={"greedy": 1.0},
+            max_minutes=0.0, total_games=0, final_eval_games=4, track=False,
+            progress=False, runs_dir=str(tmp_path / "runs"), run_name="fitted",
+        )
+    )  # fmt: skip
+    _, meta = load_policy(run)
+    card = model_card(run, meta, "choco ship", "nothing replaced", None, None)
+    assert (
+        "| trained | 0 self-play games, 0.0 min of search and learning, after fitting its "
+        "value on 4 games of the started policy against `greedy` (value_warmup_games) |"
+    ) in card
+
+
 # ---------------------------------------------------------------- learning curves
 CURVE = {
     "unit": "steps",
