@@ -634,6 +634,19 @@ def test_the_plain_python_non_root_rule_matches_the_numpy_formulas():
         assert select_index(node, legal, config) == expected, trial
 
 
+def _ppo_file(base: dict[str, Any], timesteps: int, name: str) -> Path:
+    """A few PPO steps of self-play with ``base``'s settings: a start file for az runs."""
+    from choco_envs.train import ppo
+
+    return ppo.train(
+        ppo.Args(
+            **base, total_timesteps=timesteps, num_envs=2, num_steps=2, eval_every=0,
+            final_eval_games=0, league_self_play=1.0, league_past=0.0, league_bots={},
+            run_name=name,
+        )
+    )  # fmt: skip
+
+
 def test_an_az_run_of_many_tables_starts_from_a_seat_padded_file(tmp_path: Path) -> None:
     """``player_counts`` in the az engine: the seat-padded input of the largest table and
     one value output (the reading seat's), started from a seat-padded PPO file whose
@@ -643,19 +656,13 @@ def test_an_az_run_of_many_tables_starts_from_a_seat_padded_file(tmp_path: Path)
     import torch
 
     from choco_envs.policy.checkpoint import load_policy, read_metadata
-    from choco_envs.train import az, ppo
+    from choco_envs.train import az
 
     base = dict(
         env_id="chocolates_v0", options={"num_players": 2}, player_counts=(2, 3),
         hidden=(16,), track=False, progress=False, runs_dir=str(tmp_path),
     )  # fmt: skip
-    padded = ppo.train(
-        ppo.Args(
-            **base, total_timesteps=60, num_envs=2, num_steps=2, eval_every=0,
-            final_eval_games=0, league_self_play=1.0, league_past=0.0, league_bots={},
-            run_name="padded",
-        )
-    )  # fmt: skip
+    padded = _ppo_file(base, 60, "padded")
     searched = az.train(
         az.Args(
             **base, init_from=str(padded), total_games=3, num_games=4, simulations=2,
@@ -687,13 +694,7 @@ def test_an_az_run_of_many_tables_starts_from_a_seat_padded_file(tmp_path: Path)
             games=n, progress=False, players=n,
         )  # fmt: skip
         assert report["games_played"] == n
-    one_table = ppo.train(
-        ppo.Args(
-            **{**base, "player_counts": ()}, total_timesteps=20, num_envs=2, num_steps=2,
-            eval_every=0, final_eval_games=0, league_self_play=1.0, league_past=0.0,
-            league_bots={}, run_name="one",
-        )
-    )  # fmt: skip
+    one_table = _ppo_file({**base, "player_counts": ()}, 20, "one")
     with pytest.raises(
         CheckpointError, match=r"expects observations of shape \[452\].*has shape \[513\]"
     ):
@@ -899,19 +900,13 @@ def test_a_value_warm_up_alone_writes_the_started_policy_with_its_value_fitted(
     import torch
 
     from choco_envs.policy.checkpoint import load_policy
-    from choco_envs.train import az, ppo
+    from choco_envs.train import az
 
     base = dict(
         env_id="chocolates_v0", options={"num_players": 2}, hidden=(16,), track=False,
         progress=False, runs_dir=str(tmp_path),
     )  # fmt: skip
-    start = ppo.train(
-        ppo.Args(
-            **base, total_timesteps=20, num_envs=2, num_steps=2, eval_every=0,
-            final_eval_games=0, league_self_play=1.0, league_past=0.0, league_bots={},
-            run_name="start",
-        )
-    )  # fmt: skip
+    start = _ppo_file(base, 20, "start")
     fitted = az.train(
         az.Args(
             **base, init_from=str(start), value_warmup_games=6, value_warmup_lr=1e-2,
