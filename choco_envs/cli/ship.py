@@ -4,6 +4,7 @@
     choco ship runs/chocolates_v0__ppo/final.safetensors --force    # replace the shipped one
     choco ship runs/chocolates_v0__ppo/final.safetensors --force --head-to-head 400
     choco ship runs/chocolate_factory_v2__ppo_tables/final.safetensors --force --every-table 400
+    choco ship runs/le_chocolat_v0__az_value/final.safetensors --force --head-to-head 400 --search
     choco ship --table                                              # regenerate the table
     choco ship --curves docs/img/curves                             # every file's curve PNG
     choco ship --record az_vs_tuned.json     # store a search bot's 400-game result in its file
@@ -39,7 +40,10 @@ Training never writes into checkpoints/; this is the one step that does. It refu
   other seat, N games each on the same deals: the new file's pooled win rate has a 95%
   interval wholly above the old one's and no table's interval lies wholly below the old
   file's there; and in every case its interval against random is not wholly below the
-  old one's. An old file that no
+  old one's; ``--head-to-head N --search`` (two az files) plays that match by the
+  files' searches, ``az:checkpoint=NEW`` against ``az:checkpoint=OLD`` at each file's
+  default search (a value fitted anew under a kept policy shows only in the search).
+  An old file that no
   longer loads (its env changed) is replaced without a comparison.
 
 ``--retire FILE --head-to-head N`` (N >= 400) removes a shipped file for one table in
@@ -93,6 +97,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--every-table", type=int, default=0, metavar="N",
                         help=f"decide by N >= {MIN_GAMES} games at every table against greedy "
                         "(files for many tables)")  # fmt: skip
+    parser.add_argument("--search", action="store_true", help="with --head-to-head: the two "
+                        "az files' searches play it (az:checkpoint=NEW against "
+                        "az:checkpoint=OLD, each its file's default search), for a file "
+                        "whose policy is unchanged (a value fitted anew)")  # fmt: skip
     parser.add_argument("--seed", type=int, default=7, help="seed of the head-to-head or "
                         "every-table deals")  # fmt: skip
     parser.add_argument("--float16", action="store_true", help="ship the file's float16 copy "
@@ -157,6 +165,7 @@ def run(args: argparse.Namespace) -> int:
             every_table=args.every_table,
             seed=args.seed,
             float16=args.float16,
+            search=args.search,
             command=command_line(args),
             progress=args.progress == "true",
         )
@@ -179,6 +188,7 @@ def given_flags(args: argparse.Namespace, *skip: str) -> list[str]:
         "head_to_head": f"--head-to-head {args.head_to_head}" if args.head_to_head else "",
         "every_table": f"--every-table {args.every_table}" if args.every_table else "",
         "float16": "--float16" if args.float16 else "",
+        "search": "--search" if args.search else "",
         "table": "--table" if args.table else "",
         "retire": f"--retire {args.retire!r}" if args.retire else "",
         "curves": f"--curves {args.curves!r}" if args.curves else "",
@@ -236,5 +246,6 @@ def command_line(args: argparse.Namespace) -> str:
     words += ["--head-to-head", str(args.head_to_head)] if args.head_to_head else []
     words += ["--every-table", str(args.every_table)] if args.every_table else []
     words += ["--float16"] if args.float16 else []
+    words += ["--search"] if args.search else []
     words += ["--seed", str(args.seed)] if args.head_to_head or args.every_table else []
     return "choco ship " + shlex.join(words)

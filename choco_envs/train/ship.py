@@ -152,6 +152,56 @@ def compare_head_to_head(
     return better and not_worse, text, result
 
 
+def compare_search_head_to_head(
+    run_file: Path, meta: dict[str, Any], old_path: Path, old_meta: dict[str, Any],
+    games: int, seed: int, progress: bool,
+) -> tuple[bool, str, dict[str, Any]]:  # fmt: skip
+    """The head-to-head rule played by the two files' searches (``--head-to-head N
+    --search``; both az files): ``az:checkpoint=NEW`` against ``az:checkpoint=OLD``, each
+    with its file's default search, N games at the old file's table on duplicate deals,
+    seats rotated (one process a core, at most two). Passed as ``compare_head_to_head``:
+    the new search's 95% interval wholly above an even share and the new file's stored
+    interval against random not wholly below the old one's. A value fitted anew under
+    the same policy changes what the search plays, not what the network alone plays, so
+    this is how such a file shows it is better."""
+    from choco_envs.arena import run_arena
+
+    kinds = {engine_of(meta), engine_of(old_meta)}
+    if kinds != {"az"}:
+        raise ConfigError(
+            f"--search compares two az files' searches; the new file is {engine_of(meta)!r}, "
+            f"the shipped one {engine_of(old_meta)!r} (drop --search to compare networks)"
+        )
+    table = dict(old_meta["options"])
+    players = int(table.pop("num_players", 2))
+    bots = [f"az:checkpoint={run_file}", f"az:checkpoint={old_path}"]
+    report = run_arena(
+        meta["env_id"], bots, players=players, games=games, seed=seed, env_options=table,
+        workers=min(2, os.cpu_count() or 1), progress=progress,
+    )  # fmt: skip
+    row = next(r for r in report["bots"] if r["name"] == bots[0])
+    result = {
+        "bot": "az (its default search)",
+        "opponent": "az of the file it replaced",
+        "win_rate": row["win_rate"],
+        "win_rate_ci95": row["win_rate_ci95"],
+        "games": report["games_played"],
+        "seed": seed,
+        "seconds_per_move": row.get("seconds_per_move"),
+    }
+    share = 1.0 / players
+    better = interval(result)[0] > share
+    not_worse = random_not_below(meta, old_meta)
+    text = (
+        f"head-to-head of the searches: new az won {_pct(result)} of {result['games']} games "
+        f"against the old file's az (even share {share:.1%}: "
+        f"{'above' if better else 'not above'}); network vs random new "
+        f"{_pct(meta['arena']['random'])} against old {_pct(old_meta['arena']['random'])} "
+        f"({'not below' if not_worse else 'below'})"
+    )
+    return better and not_worse, text, result
+
+
 def compare_every_table(
     run_file: Path, meta: dict[str, Any], old_path: Path, old_meta: dict[str, Any],
     games: int, seed: int, progress: bool,
@@ -239,11 +289,14 @@ def ship(
     progress: bool = False,
     every_table: int = 0,
     float16: bool = False,
+    search: bool = False,
 ) -> Path:
     """Ship ``run_file`` into ``root`` by the rules of the module docstring; returns the
     shipped path. ConfigError (or CheckpointError) on every refusal, before any write
     into ``root``. With ``float16`` the file shipped (and compared) is its float16 copy
-    (``choco_envs.train.compact``, written beside it, its evaluation measured again)."""
+    (``choco_envs.train.compact``, written beside it, its evaluation measured again).
+    With ``search`` the head-to-head plays the two files' searches
+    (``compare_search_head_to_head``)."""
     from choco_envs.policy.checkpoint import (
         SHIPPED_BUDGET_BYTES,
         SUFFIX,
@@ -257,6 +310,9 @@ def ship(
         raise ConfigError(f"--every-table {every_table} is not allowed; allowed: >= {MIN_GAMES}")
     if every_table and head_to_head:
         raise ConfigError("give --head-to-head or --every-table, not both")
+    if search and not head_to_head:
+        raise ConfigError(f"--search plays the head-to-head by search; it needs --head-to-head "
+                          f"N (N >= {MIN_GAMES})")  # fmt: skip
     if name is not None and (not name or "/" in name or name.startswith(".")):
         raise ConfigError(f"--name {name!r} is not allowed; allowed: a file name without suffix")
     if float16:
@@ -323,7 +379,11 @@ def ship(
             comparison = f"replaced {incumbent.name}, which no longer loads ({err})"
         else:
             old_eval = stored_evaluation(old_meta, incumbent)
-            if head_to_head:
+            if head_to_head and search:
+                passed, comparison, h2h = compare_search_head_to_head(
+                    run_file, meta, incumbent, old_meta, head_to_head, seed, progress
+                )
+            elif head_to_head:
                 passed, comparison, h2h = compare_head_to_head(
                     model, meta, incumbent, old_meta, head_to_head, seed, progress
                 )

@@ -365,6 +365,54 @@ def test_an_az_files_card_names_its_value_warm_up_and_the_bots_it_was_fitted_aga
     ) in card
 
 
+def az_file(path: Path, perfect: bool, simulations: int = 2) -> Path:
+    """A file of the az engine on toy Nim: the linear policy of ``nim_model`` with a stored
+    search of ``simulations``, its stored evaluation 400 games a bot."""
+    meta = read_metadata(checkpoint(path, perfect=perfect))
+    meta["training"] = {"command": "choco train --engine az", "engine": "az", "minutes": 1.0}
+    meta["search"] = {"simulations": simulations, "c_scale": 0.1}
+    return save_checkpoint(path, nim_model(perfect), meta)
+
+
+def test_head_to_head_search_plays_the_two_az_files_searches(tmp_path: Path) -> None:
+    """``--head-to-head N --search``: the new az file replaces the shipped one only when
+    ``az:checkpoint=NEW`` beats ``az:checkpoint=OLD`` (each its file's default search)
+    with a 95% interval wholly above an even share; the same file against itself is not
+    above it and is refused, the shipped file untouched."""
+    root = tmp_path / "checkpoints"
+    old = ship(az_file(tmp_path / "weak.safetensors", perfect=False), root)
+    assert old == root / ENV_ID / "az.safetensors"
+    before = file_sha256(old)
+    same = az_file(tmp_path / "same.safetensors", perfect=False)
+    with pytest.raises(ConfigError, match="head-to-head of the searches: new az won"):
+        ship(same, root, force=True, head_to_head=400, search=True, seed=3)
+    assert file_sha256(old) == before
+    strong = az_file(tmp_path / "strong.safetensors", perfect=True)
+    shipped = ship(strong, root, force=True, head_to_head=400, search=True, seed=3)
+    assert shipped == old and file_sha256(shipped) == file_sha256(strong)
+    card = (root / "README.md").read_text()
+    assert "head-to-head of the searches: new az won" in card
+    assert "(even share 50.0%: above)" in card
+
+
+def test_head_to_head_search_is_refused_without_head_to_head_or_for_a_ppo_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--search`` needs ``--head-to-head N``, and compares two az files: a PPO file
+    on either side is refused, naming both engines; nothing is written."""
+    root = tmp_path / "checkpoints"
+    ship(checkpoint(tmp_path / "ppo_old.safetensors"), root)
+    new = az_file(tmp_path / "new.safetensors", perfect=True)
+    assert main(["ship", str(new), "--to", str(root), "--force", "--search"]) == 2
+    assert "--search plays the head-to-head by search; it needs --head-to-head N" in (
+        capsys.readouterr().err
+    )
+    ppo_run = checkpoint(tmp_path / "ppo_new.safetensors", perfect=True)
+    with pytest.raises(ConfigError, match="the new file is 'ppo', the shipped one 'ppo'"):
+        ship(ppo_run, root, force=True, head_to_head=400, search=True)
+    assert sorted(p.name for p in (root / ENV_ID).iterdir()) == ["ppo.safetensors"]
+
+
 # ---------------------------------------------------------------- learning curves
 CURVE = {
     "unit": "steps",
