@@ -4,7 +4,7 @@
     choco ship runs/chocolates_v0__ppo/final.safetensors --force    # replace the shipped one
     choco ship runs/chocolates_v0__ppo/final.safetensors --force --head-to-head 400
     choco ship runs/chocolate_factory_v2__ppo_tables/final.safetensors --force --every-table 400
-    choco ship runs/le_chocolat_v0__az_value/final.safetensors --force --head-to-head 400 --search
+    choco ship runs/x/final.safetensors --force --head-to-head 400 --search   # two az files
     choco ship --table                                              # regenerate the table
     choco ship --curves docs/img/curves                             # every file's curve PNG
     choco ship --record az_vs_tuned.json     # store a search bot's 400-game result in its file
