@@ -115,6 +115,15 @@ def random_not_below(meta: dict[str, Any], old_meta: dict[str, Any]) -> bool:
     return not new_r[1] < old_r[0]
 
 
+def random_clause(meta: dict[str, Any], old_meta: dict[str, Any]) -> tuple[bool, str]:
+    """``random_not_below`` and the words every match rule ends its comparison with."""
+    not_worse = random_not_below(meta, old_meta)
+    return not_worse, (
+        f"vs random new {_pct(meta['arena']['random'])} against old "
+        f"{_pct(old_meta['arena']['random'])} ({'not below' if not_worse else 'below'})"
+    )
+
+
 def compare_head_to_head(
     model: Any, meta: dict[str, Any], old_path: Path, old_meta: dict[str, Any], games: int,
     seed: int, progress: bool,
@@ -142,12 +151,11 @@ def compare_head_to_head(
     share = 1.0 / int(table.get("num_players", 2))
     low, high = interval(result)
     better = low > share
-    not_worse = random_not_below(meta, old_meta)
+    not_worse, against_random = random_clause(meta, old_meta)
     text = (
         f"head-to-head: new won {_pct(result)} of {result['games']} games against the old "
-        f"file (even share {share:.1%}: {'above' if better else 'not above'}); vs random new "
-        f"{_pct(meta['arena']['random'])} against old {_pct(old_meta['arena']['random'])} "
-        f"({'not below' if not_worse else 'below'})"
+        f"file (even share {share:.1%}: {'above' if better else 'not above'}); "
+        f"{against_random}"
     )
     return better and not_worse, text, result
 
@@ -191,13 +199,11 @@ def compare_search_head_to_head(
     }
     share = 1.0 / players
     better = interval(result)[0] > share
-    not_worse = random_not_below(meta, old_meta)
+    not_worse, against_random = random_clause(meta, old_meta)
     text = (
         f"head-to-head of the searches: new az won {_pct(result)} of {result['games']} games "
         f"against the old file's az (even share {share:.1%}: "
-        f"{'above' if better else 'not above'}); network vs random new "
-        f"{_pct(meta['arena']['random'])} against old {_pct(old_meta['arena']['random'])} "
-        f"({'not below' if not_worse else 'below'})"
+        f"{'above' if better else 'not above'}); network {against_random}"
     )
     return better and not_worse, text, result
 
@@ -258,15 +264,13 @@ def compare_every_table(
     new_ci = wilson_interval(wins["new"], played)
     old_ci = wilson_interval(wins["old"], played)
     pooled_above = new_ci[0] > old_ci[1]
-    not_worse = random_not_below(meta, old_meta)
+    not_worse, against_random = random_clause(meta, old_meta)
     text = (
         f"every table ({len(tables)} tables x {games} games vs greedy, seed {seed}): pooled "
         f"new {wins['new'] / played:.1%} [{new_ci[0]:.1%}, {new_ci[1]:.1%}] against old "
         f"{wins['old'] / played:.1%} [{old_ci[0]:.1%}, {old_ci[1]:.1%}] "
         f"({'above' if pooled_above else 'not above'}); tables wholly below: "
-        f"{'; '.join(below) or 'none'}; vs random new {_pct(meta['arena']['random'])} "
-        f"against old {_pct(old_meta['arena']['random'])} "
-        f"({'not below' if not_worse else 'below'})"
+        f"{'; '.join(below) or 'none'}; {against_random}"
     )
     result = {"tables": tables, "games": played, "seed": seed}
     return pooled_above and not below and not_worse, text, result
