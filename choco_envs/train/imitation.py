@@ -87,7 +87,8 @@ def check_soft_teacher(teacher: Any, spec: str) -> None:
     if not callable(getattr(teacher, "policy_view", None)):
         raise ConfigError(
             f"imitate_soft needs a teacher that gives a policy over the actions (a search: "
-            f"az, az:simulations=N, ...); imitate={spec!r} gives only its action"
+            f"az, az:simulations=N, ...; Le Chocolat's alphabeta); imitate={spec!r} gives "
+            "only its action"
         )
 
 

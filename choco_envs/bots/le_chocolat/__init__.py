@@ -11,7 +11,14 @@ from __future__ import annotations
 
 from choco_envs.bots.base import BotKind, BotOption
 
-from .alphabeta import DEFAULT_DEPTH, MAX_DEPTH, make_alphabeta, parse_depth
+from .alphabeta import (
+    DEFAULT_DEPTH,
+    DEFAULT_TEMPERATURE,
+    MAX_DEPTH,
+    make_alphabeta,
+    parse_depth,
+    parse_temperature,
+)
 from .greedy import greedy_action
 
 BOTS = {
@@ -28,7 +35,14 @@ BOTS = {
                 "depth",
                 parse_depth,
                 f"whole turns searched, an integer 1..{MAX_DEPTH} (default {DEFAULT_DEPTH})",
-            )
+            ),
+            "temperature": BotOption(
+                "temperature",
+                parse_temperature,
+                "as a teacher (soft imitation): the VP scale of the policy it teaches, "
+                "softmax of its action values over the actions within 2 VP of the best "
+                f"(> 0, <= 10; default {DEFAULT_TEMPERATURE}); its play is unchanged",
+            ),
         },
         make=make_alphabeta,
     ),

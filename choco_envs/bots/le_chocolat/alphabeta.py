@@ -20,10 +20,13 @@ its own instance, never in this module.
 
 from __future__ import annotations
 
+import math
 from random import Random
 from typing import Any
 
-from choco_envs.bots.base import HeuristicBot
+import numpy as np
+
+from choco_envs.bots.base import AgentView, HeuristicBot
 from choco_envs.core.game import Rng
 from choco_envs.games.le_chocolat import grid
 from choco_envs.games.le_chocolat.rules import CLAIM, OVER, LeChocolatRules, LeChocolatState
@@ -39,6 +42,8 @@ DEFAULT_DEPTH = 3
 VALUE_WINDOW = 2.0
 #: views a bot remembers before it forgets them all
 CACHE_LIMIT = 4096
+#: the VP scale of the policy the bot teaches (``policy_view``); play does not use it
+DEFAULT_TEMPERATURE = 0.5
 
 
 def check_depth(depth: Any) -> int:
@@ -57,6 +62,30 @@ def parse_depth(text: str) -> int:
     if not 1 <= value <= MAX_DEPTH:
         raise ValueError(f"allowed: an integer 1..{MAX_DEPTH}")
     return value
+
+
+def parse_temperature(text: str) -> float:
+    """The ``temperature=T`` setting of a bot spec: a float > 0 and <= 10 (VP)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0.0 < value <= 10.0:
+        raise ValueError("allowed: a number of VP > 0 and <= 10")
+    return value
+
+
+def teaching_policy(values: dict[int, float], num_actions: int, temperature: float) -> np.ndarray:
+    """The policy over every action that :func:`action_values` teaches: softmax of the
+    values over ``temperature`` among the actions within :data:`VALUE_WINDOW` of the
+    best (their values are exact), 0 for the rest (their values only bounds) and for
+    illegal actions."""
+    top = max(values.values())
+    policy = np.zeros(num_actions, dtype=np.float32)
+    for action, value in values.items():
+        if value > top - VALUE_WINDOW:
+            policy[action] = math.exp((value - top) / temperature)
+    return policy / policy.sum()
 
 
 def turn_moves(
@@ -193,11 +222,18 @@ def view_key(game: LeChocolatRules, s: LeChocolatState, seat: int, depth: int) -
 class AlphaBetaBot(HeuristicBot):
     """Plays a best action of :func:`action_values` (ties broken at random) on a
     determinization of its view; remembers the values of the views it searched (at most
-    :data:`CACHE_LIMIT`, forgotten at each ``reset``)."""
+    :data:`CACHE_LIMIT`, forgotten at each ``reset``). As a teacher (soft imitation,
+    ``policy_view``) it also gives :func:`teaching_policy` at ``temperature``."""
 
-    def __init__(self, depth: int = DEFAULT_DEPTH, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        depth: int = DEFAULT_DEPTH,
+        seed: int | None = None,
+        temperature: float = DEFAULT_TEMPERATURE,
+    ) -> None:
         super().__init__(self.choose, {}, seed=seed, name="alphabeta")
         self.depth = check_depth(depth)
+        self.temperature = float(temperature)
         self.cache: dict[tuple, dict[int, float]] = {}
 
     def reset(self, seed: int | None = None) -> None:
@@ -220,7 +256,25 @@ class AlphaBetaBot(HeuristicBot):
         top = max(values.values())
         return rng.choice([a for a, v in values.items() if v > top - 1e-9])
 
+    def policy_view(self, view: AgentView) -> tuple[int, np.ndarray]:
+        """(the action it plays, :func:`teaching_policy` of its values at its temperature);
+        a forced move is played without a search, its policy all on it."""
+        legal = view.legal_actions
+        if len(legal) == 1:
+            policy = np.zeros(len(view.mask), dtype=np.float32)
+            policy[legal[0]] = 1.0
+            return legal[0], policy
+        state = view.determinize(self.rng)
+        values = self.values(view.game, state)
+        top = max(values.values())
+        action = self.rng.choice([a for a, v in values.items() if v > top - 1e-9])
+        return action, teaching_policy(values, len(view.mask), self.temperature)
+
 
 def make_alphabeta(settings: dict[str, Any], seed: int | None) -> AlphaBetaBot:
-    """The ``alphabeta`` kind's bot: ``settings`` may name ``depth``."""
-    return AlphaBetaBot(settings.get("depth", DEFAULT_DEPTH), seed=seed)
+    """The ``alphabeta`` kind's bot: ``settings`` may name ``depth`` and ``temperature``."""
+    return AlphaBetaBot(
+        settings.get("depth", DEFAULT_DEPTH),
+        seed=seed,
+        temperature=settings.get("temperature", DEFAULT_TEMPERATURE),
+    )

@@ -11,7 +11,7 @@ import pytest
 
 import choco_envs
 from choco_envs import bots
-from choco_envs.bots.base import HeuristicBot
+from choco_envs.bots.base import AgentView, HeuristicBot
 from choco_envs.bots.le_chocolat import BOTS, alphabeta
 from choco_envs.bots.le_chocolat.alphabeta import (
     MAX_DEPTH,
@@ -19,6 +19,7 @@ from choco_envs.bots.le_chocolat.alphabeta import (
     AlphaBetaBot,
     Lookahead,
     action_values,
+    teaching_policy,
     turn_moves,
     view_key,
 )
@@ -62,7 +63,10 @@ def test_the_kinds_are_greedy_first_then_alphabeta() -> None:
     named for what it is; a kind that keeps state between moves gives ``make``."""
     assert list(BOTS) == ["greedy", "alphabeta"]
     assert BOTS["greedy"].policy is greedy_action and not BOTS["greedy"].options
-    assert BOTS["alphabeta"].make is not None and list(BOTS["alphabeta"].options) == ["depth"]
+    assert BOTS["alphabeta"].make is not None and list(BOTS["alphabeta"].options) == [
+        "depth",
+        "temperature",
+    ]
     assert isinstance(bots.make("greedy", env_id=ENV_ID), HeuristicBot)
     bot = bots.make("alphabeta", env_id=ENV_ID, seed=0)
     assert isinstance(bot, AlphaBetaBot) and bot.depth == 3
@@ -81,6 +85,9 @@ def test_bad_settings_are_refused_naming_the_allowed_ones() -> None:
             bots.make(f"alphabeta:depth={bad}", env_id=ENV_ID)
     with pytest.raises(ConfigError, match="unknown option 'width' for alphabeta"):
         bots.make("alphabeta:width=2", env_id=ENV_ID)
+    for bad in ("0", "-1", "11", "warm"):
+        with pytest.raises(ConfigError, match=r"temperature=.*allowed: a number of VP > 0"):
+            bots.make(f"alphabeta:temperature={bad}", env_id=ENV_ID)
     game = LeChocolatGame()
     with pytest.raises(ValueError, match=r"depth=0 .*allowed: an integer 1\.\.4"):
         action_values(game, game.new_state(random.Random(0)), 0)
@@ -282,6 +289,40 @@ def test_alphabeta_plays_a_best_searched_action(depth: int) -> None:
         values = action_values(game, s, depth)
         a = bot.choose(game, s, random.Random(n))
         assert values[a] == pytest.approx(max(values.values()))
+
+
+@pytest.mark.parametrize("temperature", [0.25, 1.0])
+def test_the_teaching_policy_is_a_softmax_of_the_exact_values(temperature: float) -> None:
+    """What ``alphabeta`` teaches (soft imitation): softmax of its action values over
+    ``temperature`` among the actions within VALUE_WINDOW of the best (the values the
+    search makes exact), nothing on the others, nothing on illegal actions; its play is
+    the same as without the setting, and the action it names is one it plays."""
+    bot = bots.make(f"alphabeta:depth=2,temperature={temperature}", env_id=ENV_ID, seed=5)
+    plain = bots.make("alphabeta:depth=2", env_id=ENV_ID, seed=5)
+    checked = 0
+    for n, (game, s) in enumerate(positions(games=2, seed=40)):
+        if n % 4 or len(game.legal_actions(s)) < 3:
+            continue
+        view = AgentView(game, s, s.player, game.observe(s, s.player), game.legal_mask(s))
+        values = action_values(game, s, 2)
+        top = max(values.values())
+        action, policy = bot.policy_view(view)  # type: ignore[attr-defined]
+        assert values[action] == pytest.approx(top)
+        assert policy.sum() == pytest.approx(1.0)
+        assert not policy[~game.legal_mask(s)].any()
+        near = [a for a, v in values.items() if v > top - VALUE_WINDOW]
+        far = [a for a, v in values.items() if v <= top - VALUE_WINDOW]
+        assert not policy[far].any() and (policy[near] > 0).all()
+        for a in near:  # the ratio to the best action's weight is exp(value gap / T)
+            best = max(near, key=lambda b: values[b])
+            assert policy[a] / policy[best] == pytest.approx(
+                np.exp((values[a] - values[best]) / temperature), rel=1e-5
+            )
+        assert plain.act_view(view) in [a for a in near if values[a] == pytest.approx(top)]
+        checked += 1
+    assert checked >= 4
+    forced = {7: 1.5}
+    np.testing.assert_array_equal(teaching_policy(forced, 9, 0.5), np.eye(9)[7])
 
 
 def test_search_never_reads_a_tile_the_seat_has_not_seen() -> None:
