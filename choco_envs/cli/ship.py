@@ -119,8 +119,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         f"az... OPPONENT --games {MIN_GAMES}` at 2 players (the file found by "
                         "the digest of its tensors the report names)")  # fmt: skip
     parser.add_argument("--default-search", action="store_true", help="with --record: the "
-                        "recorded bot's c_scale becomes the file's default for `az` (refused "
-                        "unless every search result the file stores was played at it)")  # fmt: skip
+                        "recorded bot's c_scale, and its simulations when it played a number, "
+                        "become the file's default for `az` (refused unless every search "
+                        "result the file stores was played at them)")  # fmt: skip
     parser.add_argument("--progress", choices=("true", "false"), default="true",
                         help="show the head-to-head's progress")  # fmt: skip
 

@@ -609,10 +609,10 @@ def record(report_path: Path, root: Path, default_search: bool = False) -> tuple
     Returns (the file, a line saying what was stored). The card's row ends with the
     ``choco eval`` command that replays the run. The file's tensors stay as they are; its
     metadata (and so its sha256, which the card follows) changes. With
-    ``default_search`` the recorded bot's ``c_scale`` becomes the file's default search
-    (``meta["search"]``, what a plain ``az`` plays), refused unless every search result
-    the file then stores was played at that ``c_scale``: a file's default is the setting
-    its stored figures measured."""
+    ``default_search`` the recorded bot's ``c_scale`` (and its number of simulations, when
+    it played one) becomes the file's default search (``meta["search"]``, what a plain
+    ``az`` plays), refused unless every search result the file then stores was played at
+    that setting: a file's default is the setting its stored figures measured."""
     from choco_envs.policy.checkpoint import SUFFIX, read_metadata, rewrite_metadata, weights_sha256
 
     report = _report(report_path)
@@ -695,6 +695,8 @@ def record(report_path: Path, root: Path, default_search: bool = False) -> tuple
         line += f" (replaces {before.get('bot', 'the search')} at {before['win_rate']:.1%})"
     if default_search:
         line += f"; the file's default search now plays c_scale {meta['search']['c_scale']}"
+        if "simulations" in meta["search"]:
+            line += f" with {meta['search']['simulations']} simulations"
     return target, line
 
 
@@ -702,26 +704,44 @@ def default_search_of(
     meta: dict[str, Any], searched: dict[str, Any], opponent: str, where: str
 ) -> dict[str, Any]:
     """The file's ``search`` block with the ``c_scale`` of the result just recorded
-    against ``opponent``; ConfigError (nothing written) when that result names no
-    ``c_scale`` or another stored result was played at a different one."""
-    c_scale = (searched[opponent].get("search") or {}).get("c_scale")
+    against ``opponent``, and its ``simulations`` when it played a number of simulations
+    (not seconds a move); ConfigError (nothing written) when that result names no
+    ``c_scale``, or another stored result was played at a different ``c_scale`` or, with
+    a number of simulations, at a different number."""
+    search = searched[opponent].get("search") or {}
+    c_scale = search.get("c_scale")
     if not isinstance(c_scale, (int, float)) or isinstance(c_scale, bool):
         raise ConfigError(f"{where} --default-search: the report names no c_scale of its "
                           "search bot; allowed: a report of `choco eval` that does")  # fmt: skip
-    others = {
-        name: (row.get("search") or {}).get("c_scale")
-        for name, row in sorted(searched.items())
-        if name != opponent and isinstance(row, dict)
-    }
-    stale = {name: c for name, c in others.items() if c != c_scale}
+    block = {**(meta.get("search") or {}), "c_scale": float(c_scale)}
+    if not search.get("seconds") and isinstance(search.get("simulations"), int):
+        block["simulations"] = search["simulations"]
+    sims = block.get("simulations")
+
+    def setting(row: dict[str, Any]) -> tuple[Any, Any]:
+        played = row.get("search") or {}
+        return played.get("c_scale"), None if played.get("seconds") else played.get("simulations")
+
+    stale = {}
+    for name, row in sorted(searched.items()):
+        if name == opponent or not isinstance(row, dict):
+            continue
+        c, n = setting(row)
+        if c != c_scale or (n is not None and sims is not None and n != sims):
+            stale[name] = (c, n)
     if stale:
-        rows = ", ".join(f"vs {name} at c_scale {c!r}" for name, c in stale.items())
-        raise ConfigError(
-            f"{where} --default-search: c_scale {c_scale!r} would not be what the file's "
-            f"stored results measured ({rows}); allowed: record those again at c_scale "
-            f"{c_scale!r} first (`choco eval ... --bots az:c_scale={c_scale} OPPONENT`)"
+        at = f"c_scale {c_scale!r}" + (f" with {sims} simulations" if sims is not None else "")
+        rows = ", ".join(
+            f"vs {name} at c_scale {c!r}" + (f" with {n} simulations" if n is not None else "")
+            for name, (c, n) in stale.items()
         )
-    return {**(meta.get("search") or {}), "c_scale": float(c_scale)}
+        spec = f"c_scale={c_scale}" + (f",simulations={sims}" if sims is not None else "")
+        raise ConfigError(
+            f"{where} --default-search: {at} would not be what the file's stored results "
+            f"measured ({rows}); allowed: record those again at {at} first (`choco eval "
+            f"... --bots az:{spec} OPPONENT`)"
+        )
+    return block
 
 
 def eval_command(config: dict[str, Any]) -> str:

@@ -594,9 +594,11 @@ def test_record_default_search_sets_the_c_scale_every_stored_result_played(
     assert main(["ship", "--record", str(played["random"]), "--to", str(root)]) == 0
     assert main(["ship", "--record", str(played["greedy"]), "--to", str(root),
                  "--default-search"]) == 0  # fmt: skip
-    assert "the file's default search now plays c_scale 0.5" in capsys.readouterr().out
+    assert "the file's default search now plays c_scale 0.5 with 4 simulations" in (
+        capsys.readouterr().out
+    )
     meta = read_metadata(shipped)
-    assert meta["search"]["c_scale"] == 0.5
+    assert meta["search"]["c_scale"] == 0.5 and meta["search"]["simulations"] == 4
     assert {row["search"]["c_scale"] for row in meta["arena_search"].values()} == {0.5}
     assert AZBot(shipped, ENV_ID).config.c_scale == 0.5
     # a report that names no c_scale, and the flag without --record, are refused
@@ -607,6 +609,42 @@ def test_record_default_search_sets_the_c_scale_every_stored_result_played(
     with pytest.raises(ConfigError, match="names no c_scale"):
         record(played["greedy"], root, default_search=True)
     assert main(["ship", "--default-search", "--to", str(root)]) == 2
+
+
+def test_record_default_search_sets_the_simulations_every_stored_result_played(
+    tmp_path: Path,
+) -> None:
+    """A result played at a number of simulations makes that number the file's default
+    too, refused (nothing written) while another stored result played another number at
+    the same ``c_scale``; a result at seconds a move leaves the default's number alone."""
+    import json
+
+    from choco_envs.arena import run_arena
+    from choco_envs.policy.az_bot import AZBot
+    from choco_envs.train.ship import record
+
+    root, shipped, _ = _shipped_and_report(tmp_path)
+    c_scale = AZBot(shipped, ENV_ID).config.c_scale
+    before = AZBot(shipped, ENV_ID).simulations
+    played = {}
+    for opponent, budget in (("random", "simulations=4"), ("greedy", "simulations=8"),
+                             ("random#t", "time=0.001")):  # fmt: skip
+        report = run_arena(
+            ENV_ID, [f"az:checkpoint={shipped},{budget},c_scale={c_scale}",
+                     opponent.split("#")[0]],
+            games=400, seed=5, env_options=OPTIONS, progress=False,
+        )  # fmt: skip
+        played[opponent] = tmp_path / f"{opponent}.json"
+        played[opponent].write_text(json.dumps(report))
+    record(played["random"], root)  # 4 simulations vs random
+    sha = file_sha256(shipped)
+    with pytest.raises(ConfigError, match=r"8 simulations .*vs random at c_scale .* with 4 simul"):
+        record(played["greedy"], root, default_search=True)
+    assert file_sha256(shipped) == sha and AZBot(shipped, ENV_ID).simulations == before
+    record(played["random#t"], root)  # vs random again, now at seconds a move
+    record(played["greedy"], root, default_search=True)
+    meta = read_metadata(shipped)
+    assert meta["search"]["simulations"] == 8 and AZBot(shipped, ENV_ID).simulations == 8
 
 
 def test_record_refuses_what_is_not_a_400_game_search_result_on_a_shipped_file(
