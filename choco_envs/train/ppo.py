@@ -124,8 +124,9 @@ class Args(PPOLoss):
     """Adam learning rate of imitation (annealed to 0 over each round's epochs)"""
     imitate_soft: bool = False
     """fit the teacher's policy over the actions, not only its chosen action: a search
-    teacher (az) gives its improved policy (expert iteration's target); refused for a
-    teacher that gives only actions"""
+    teacher (az) gives its improved policy (expert iteration's target), Le Chocolat's
+    `alphabeta:temperature=T` the softmax of its action values; refused for a teacher that
+    gives only actions"""
     ENGINE: ClassVar[str] = "ppo"
 
     def engine_rules(self) -> list[tuple[str, bool, str]]:

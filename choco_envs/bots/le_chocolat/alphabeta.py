@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from random import Random
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -265,7 +265,7 @@ class AlphaBetaBot(HeuristicBot):
             policy[legal[0]] = 1.0
             return legal[0], policy
         state = view.determinize(self.rng)
-        values = self.values(view.game, state)
+        values = self.values(cast(LeChocolatRules, view.game), state)
         top = max(values.values())
         action = self.rng.choice([a for a, v in values.items() if v > top - 1e-9])
         return action, teaching_policy(values, len(view.mask), self.temperature)
