@@ -264,10 +264,9 @@ class AlphaBetaBot(HeuristicBot):
             policy = np.zeros(len(view.mask), dtype=np.float32)
             policy[legal[0]] = 1.0
             return legal[0], policy
-        state = view.determinize(self.rng)
-        values = self.values(cast(LeChocolatRules, view.game), state)
-        top = max(values.values())
-        action = self.rng.choice([a for a, v in values.items() if v > top - 1e-9])
+        game, state = cast(LeChocolatRules, view.game), view.determinize(self.rng)
+        action = self.choose(game, state, self.rng)
+        values = self.values(game, state)  # the view's values: from the cache ``choose`` filled
         return action, teaching_policy(values, len(view.mask), self.temperature)
 
 
