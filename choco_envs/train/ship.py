@@ -601,6 +601,12 @@ def _report(path: Path) -> dict[str, Any]:
     return report
 
 
+#: Opponent kinds a file keeps one search result against: its comparison with ``mcts``
+#: is the one at the search's own time a move (issue 25's column), so a result against
+#: ``mcts`` at another setting replaces the earlier one instead of standing beside it.
+ONE_ROW_KINDS = ("mcts",)
+
+
 def record(report_path: Path, root: Path, default_search: bool = False) -> tuple[Path, str]:
     """``choco ship --record REPORT``: store a search bot's arena result (a ``choco eval
     --json`` report of >= 400 games at 2 players, the search bot against one other bot)
@@ -612,7 +618,9 @@ def record(report_path: Path, root: Path, default_search: bool = False) -> tuple
     ``default_search`` the recorded bot's ``c_scale`` (and its number of simulations, when
     it played one) becomes the file's default search (``meta["search"]``, what a plain
     ``az`` plays), refused unless every search result the file then stores was played at
-    that setting: a file's default is the setting its stored figures measured."""
+    that setting: a file's default is the setting its stored figures measured. A result
+    against ``mcts`` replaces one stored against ``mcts`` at another setting
+    (``ONE_ROW_KINDS``), row and card row."""
     from choco_envs.policy.checkpoint import SUFFIX, read_metadata, rewrite_metadata, weights_sha256
 
     report = _report(report_path)
@@ -679,6 +687,14 @@ def record(report_path: Path, root: Path, default_search: bool = False) -> tuple
     result["command"] = eval_command(config)
     searched = dict(meta.get("arena_search") or {})
     before = searched.get(opponent)
+    kind = opponent.split(":", 1)[0]
+    superseded = [
+        name
+        for name in searched
+        if kind in ONE_ROW_KINDS and name != opponent and name.split(":", 1)[0] == kind
+    ]
+    for name in superseded:
+        before = searched.pop(name)
     searched[opponent] = result
     meta["arena_search"] = searched
     if default_search:
@@ -686,13 +702,16 @@ def record(report_path: Path, root: Path, default_search: bool = False) -> tuple
     rewrite_metadata(target, meta)
     key = f"{meta['env_id']}/{target.name}"
     line = f"{bot} vs {opponent}: {_search_figure(result)}"
+    for name in superseded:
+        remove_card_row(root, key, f"with search vs {name}")
     set_card_row(root, key, f"with search vs {opponent}", f"{line}; `{result['command']}`")
     from choco_envs.policy.checkpoint import file_sha256
 
     set_card_row(root, key, "sha256", f"`{file_sha256(target)}`")
     write_readme(root, None, None)
     if isinstance(before, dict) and "win_rate" in before:
-        line += f" (replaces {before.get('bot', 'the search')} at {before['win_rate']:.1%})"
+        was = f"{before.get('bot', 'the search')} vs {before.get('opponent', opponent)}"
+        line += f" (replaces {was} at {before['win_rate']:.1%})"
     if default_search:
         line += f"; the file's default search now plays c_scale {meta['search']['c_scale']}"
         if "simulations" in meta["search"]:
@@ -801,6 +820,15 @@ def set_card_row(root: Path, key: str, label: str, value: str) -> None:
             lines[same[0]] = f"| {label} | {value} |"
         else:
             lines.insert(_before_sha(lines), f"| {label} | {value} |")
+
+    _edit_card(root, key, edit)
+
+
+def remove_card_row(root: Path, key: str, label: str) -> None:
+    """Remove the row ``label`` from the card of ``key`` (nothing when it has none)."""
+
+    def edit(lines: list[str]) -> None:
+        lines[:] = [line for line in lines if not line.startswith(f"| {label} |")]
 
     _edit_card(root, key, edit)
 

@@ -647,6 +647,39 @@ def test_record_default_search_sets_the_simulations_every_stored_result_played(
     assert meta["search"]["simulations"] == 8 and AZBot(shipped, ENV_ID).simulations == 8
 
 
+def test_record_against_mcts_replaces_the_files_result_against_mcts_at_another_setting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file keeps one comparison with ``mcts`` (at the search's own time a move): a
+    result against ``mcts`` at another setting replaces the stored one, in the file and on
+    its card, while results against other bots stay beside it."""
+    import json
+
+    from choco_envs.arena import run_arena
+    from choco_envs.train.ship import record
+
+    root, shipped, path = _shipped_and_report(tmp_path)
+    record(path, root)  # vs random
+    bot = f"az:checkpoint={shipped},simulations=4"
+    played = {}
+    for opponent in ("mcts:simulations=2", "mcts:simulations=8"):
+        report = run_arena(ENV_ID, [bot, opponent], games=400, seed=5, env_options=OPTIONS,
+                           progress=False)  # fmt: skip
+        played[opponent] = tmp_path / f"{opponent.replace(':', '_')}.json"
+        played[opponent].write_text(json.dumps(report))
+    record(played["mcts:simulations=2"], root)
+    first = read_metadata(shipped)["arena_search"]["mcts:simulations=2"]["win_rate"]
+    assert main(["ship", "--record", str(played["mcts:simulations=8"]), "--to", str(root)]) == 0
+    out = capsys.readouterr().out
+    assert f"(replaces {bot} vs mcts:simulations=2 at {first:.1%})" in out
+    stored = read_metadata(shipped)["arena_search"]
+    assert sorted(stored) == ["mcts:simulations=8", "random"]
+    card = (root / "README.md").read_text().split("<!-- card: ")[1]
+    assert "| with search vs mcts:simulations=8 |" in card
+    assert "| with search vs mcts:simulations=2 |" not in card
+    assert "| with search vs random |" in card
+
+
 def test_record_refuses_what_is_not_a_400_game_search_result_on_a_shipped_file(
     tmp_path: Path,
 ) -> None:
