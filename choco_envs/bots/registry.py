@@ -242,6 +242,12 @@ AZ_OPTIONS = {
             "actions the Gumbel root considers (1..4096; default: the file's, else 16)",
         ),
         BotOption(
+            "batch",
+            number_parser(int, 1, 64),
+            "walks of one root action searched together, steered apart by virtual visits "
+            "(1..64; default: the file's, else 1: one at a time)",
+        ),
+        BotOption(
             "c_scale",
             number_parser(float, 0.0, 100.0),
             "weight of the searched values against the network's priors (0..100; default: "
@@ -283,6 +289,7 @@ def make_az(
         gumbel_scale=options.get("noise", 0.0),
         c_scale=options.get("c_scale"),
         max_considered=options.get("considered"),
+        leaf_batch=options.get("batch"),
     )
     bot.reset(seed)
     return bot

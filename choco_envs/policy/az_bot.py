@@ -107,7 +107,9 @@ class AZBot(Bot):
     :data:`DEFAULT_SIMULATIONS`) or ``seconds`` a move (then the
     budget follows the measured time per simulation); ``gumbel_scale`` 0 plays the
     search's best action without exploration noise; ``max_considered`` (None: the file's
-    stored search, else 16) bounds the root actions Gumbel selection considers."""
+    stored search, else 16) bounds the root actions Gumbel selection considers;
+    ``leaf_batch`` (None: the file's stored search, else 1) walks of one root action run
+    together, steered apart by virtual visits (``SearchConfig.leaf_batch``)."""
 
     name = "az"
 
@@ -121,6 +123,7 @@ class AZBot(Bot):
         seed: int | None = None,
         c_scale: float | None = None,
         max_considered: int | None = None,
+        leaf_batch: int | None = None,
     ) -> None:
         import torch
 
@@ -143,6 +146,7 @@ class AZBot(Bot):
             gumbel_scale=gumbel_scale,
             c_visit=float(stored.get("c_visit", 50.0)),
             c_scale=c_scale if c_scale is not None else self._c_scale(stored),
+            leaf_batch=leaf_batch or int(stored.get("leaf_batch", 1)),
         )
         self.name = f"az:{self.path.name}"
         self._game: object = None

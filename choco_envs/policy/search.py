@@ -28,7 +28,12 @@ together (the distinct root actions left in the current phase of sequential halv
 to ``m`` at first, then half as many each phase; their subtrees are disjoint, so the
 choices are those of one simulation at a time); each simulation walks to a leaf, the
 leaves of every root are evaluated in one call of the evaluator (one forward pass of the
-network), then backed up. ``evaluate(states, players)`` is any
+network), then backed up. ``leaf_batch`` K > 1 (the bot's ``az:batch=K``) also runs up
+to K walks of one root action together: below the root each counts the walks still
+waiting for their leaf as visits (virtual visits, no value) in the non-root rule, so they
+spread over the subtree; a walk that reaches a leaf another walk of the batch waits for is
+not run (given back to the plan). That changes the choices a little for fewer forward
+passes. ``evaluate(states, players)`` is any
 callable returning (logits (B, A), values (B, N) in the observing seat's order).
 """
 
@@ -62,10 +67,18 @@ class SearchConfig:
     #: run a phase's simulations of distinct root actions together, their leaves in one
     #: forward pass (False: one simulation a root at a time; the same choices, slower)
     together: bool = True
+    #: simulations of one root action run together (with ``together``): each walk below
+    #: the root counts the walks still waiting for their leaf as visits of the nodes they
+    #: passed (virtual visits, no value), so the next one takes another path where the
+    #: non-root rule says so; a leaf two walks reach is evaluated once. 1: one walk an
+    #: action at a time (the choices of one simulation at a time)
+    leaf_batch: int = 1
 
     def check(self) -> None:
         if self.simulations < 1:
             raise ValueError(f"simulations={self.simulations}; allowed: an int >= 1")
+        if self.leaf_batch < 1:
+            raise ValueError(f"leaf_batch={self.leaf_batch}; allowed: an int >= 1")
         if self.max_considered < 1:
             raise ValueError(f"max_considered={self.max_considered}; allowed: an int >= 1")
         for name in ("gumbel_scale", "c_visit", "c_scale"):
@@ -77,9 +90,10 @@ class SearchConfig:
 class Node:
     """Statistics of one action sequence. ``value_sum[p]`` sums seat ``p``'s outcomes of
     the simulations through it; ``logits``/``value`` are the network's at its first
-    evaluation (None until then); ``player`` the seat to act there."""
+    evaluation (None until then); ``player`` the seat to act there; ``pending`` the walks
+    through it still waiting for their leaf (``SearchConfig.leaf_batch``)."""
 
-    __slots__ = ("player", "logits", "value", "children", "visits", "value_sum")
+    __slots__ = ("player", "logits", "value", "children", "visits", "value_sum", "pending")
 
     def __init__(self, num_players: int) -> None:
         self.player = -1
@@ -88,6 +102,7 @@ class Node:
         self.children: dict[int, Node] = {}
         self.visits = 0
         self.value_sum = [0.0] * num_players
+        self.pending = 0
 
     def child(self, action: int) -> Node:
         node = self.children.get(action)
@@ -193,7 +208,11 @@ class _RootSearch:
             self.phase += 1
         return self.root.legal[self.plan.pop(0)]
 
-    def next_actions(self, limit: int) -> list[int]:
+    def give_back(self, action: int) -> None:
+        """Put a simulation of ``action`` that was not run back at the front of the plan."""
+        self.plan.insert(0, self.root.legal.index(action))
+
+    def next_actions(self, limit: int, per_action: int = 1) -> list[int]:
         """The root actions of the next simulations, as many as may run before any is
         backed up (at most ``limit``): distinct actions of the current phase's plan. Their
         subtrees are disjoint and nothing below the root reads the root's statistics, so
@@ -201,7 +220,11 @@ class _RootSearch:
         root draws the random stream in the same order as one at a time. A new phase
         starts only at the first of a batch: its halving reads every earlier simulation."""
         batch = [self.next_action()]
-        while len(batch) < limit and self.plan and self.root.legal[self.plan[0]] not in batch:
+        while (
+            len(batch) < limit
+            and self.plan
+            and batch.count(self.root.legal[self.plan[0]]) < per_action
+        ):
             batch.append(self.next_action())
         return batch
 
@@ -273,7 +296,8 @@ class GumbelSearch:
         budget = self.config.simulations
         done = [0] * len(searches)
         while any(d < budget for d in done):
-            pending: list[tuple[Generator[Any, Any, None], Node]] = []
+            pending: list[Generator[Any, Any, None]] = []
+            leaves: list[Node] = []
             states, players = [], []
             for i, search in enumerate(searches):
                 if done[i] >= budget:
@@ -281,19 +305,29 @@ class GumbelSearch:
                 # every root's simulations that may run together: one forward pass for
                 # all their leaves (the phases of sequential halving: 16 at once, then 8..)
                 limit = budget - done[i] if self.config.together else 1
-                for action in search.next_actions(limit):
+                per_action = self.config.leaf_batch if self.config.together else 1
+                for action in search.next_actions(limit, per_action):
                     walk = self._simulate(search.root, search.node, action)
                     leaf = next(walk, None)
                     done[i] += 1
                     self.last_simulations += 1
                     if leaf is not None:
                         state, player, node = leaf
-                        pending.append((walk, node))
+                        if any(node is n for n in leaves):
+                            # a leaf another walk of this batch waits for: this walk is
+                            # not run (nothing backed up), its simulation goes back
+                            walk.close()
+                            search.give_back(action)
+                            done[i] -= 1
+                            self.last_simulations -= 1
+                            continue
+                        leaves.append(node)
                         states.append(state)
                         players.append(player)
+                        pending.append(walk)
             if pending:
-                self._evaluate(states, players, [node for _, node in pending])
-                for walk, _ in pending:
+                self._evaluate(states, players, leaves)
+                for walk in pending:
                     next(walk, None)
         return [search.result() for search in searches]
 
@@ -312,7 +346,13 @@ class GumbelSearch:
                 values = [float(r) for r in game.returns(state)]
                 break
             if node.value is None:
-                yield state, game.current_player(state), node
+                for visited in path:
+                    visited.pending += 1
+                try:
+                    yield state, game.current_player(state), node
+                finally:  # evaluated, or the walk closed unrun
+                    for visited in path:
+                        visited.pending -= 1
                 assert node.value is not None
                 values = node.value
                 break
@@ -350,6 +390,8 @@ def select_index(node: Node, legal: list[int], config: SearchConfig) -> int:
     children = node.children
     visits: list[int] = []
     q: list[float] = []
+    waiting = 0  # walks below still waiting for their leaf (SearchConfig.leaf_batch)
+    virtual: list[int] = []
     for a in legal:
         child = children.get(a)
         if child is not None and child.visits:
@@ -358,6 +400,8 @@ def select_index(node: Node, legal: list[int], config: SearchConfig) -> int:
         else:
             visits.append(0)
             q.append(0.0)
+        virtual.append(child.pending if child is not None else 0)
+        waiting += virtual[-1]
     total = sum(visits)
     mixed = (node.value[player] + 1.0) * 0.5
     if total:
@@ -375,8 +419,9 @@ def select_index(node: Node, legal: list[int], config: SearchConfig) -> int:
     weights = [math.exp(x - top) for x in scores]
     z = sum(weights)
     best, best_score = 0, -math.inf
+    share = 1.0 + total + waiting
     for i, (w, n) in enumerate(zip(weights, visits, strict=True)):
-        score = w / z - n / (1.0 + total)
+        score = w / z - (n + virtual[i]) / share
         if score > best_score:
             best, best_score = i, score
     return best

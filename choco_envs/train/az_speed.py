@@ -102,10 +102,14 @@ def measure(env_id: str, options: dict[str, Any], batch: int, seconds: float, si
     return out
 
 
-def bot_moves(env_id: str, options: dict[str, Any], moves: int, sims: int) -> dict[str, Any]:
+def bot_moves(
+    env_id: str, options: dict[str, Any], moves: int, sims: int, leaf_batch: int = 1
+) -> dict[str, Any]:
     """Milliseconds a move of ``az:simulations=SIMS`` (the game's shipped network) at 2
-    players, a phase's simulations together against one at a time: the same ``moves``
-    positions of one random game (more than two legal actions), best of two rounds."""
+    players, a phase's simulations together against one at a time (and, with
+    ``leaf_batch`` > 1, up to that many walks of each root action together too,
+    ``leaf_batch_ms``): the same ``moves`` positions of one random game (more than two
+    legal actions), best of two rounds."""
     import dataclasses
 
     from choco_envs import bots, registry
@@ -114,10 +118,13 @@ def bot_moves(env_id: str, options: dict[str, Any], moves: int, sims: int) -> di
     table = {"num_players": 2, **options}
     env = registry.make(env_id, **table)
     out: dict[str, Any] = {"env": env_id, "options": options, "simulations": sims}
+    runs = [("one_at_a_time_ms", False, 1), ("together_ms", True, 1)]
+    if leaf_batch > 1:
+        runs.append(("leaf_batch_ms", True, leaf_batch))
     for _ in range(2):
-        for label, together in (("one_at_a_time_ms", False), ("together_ms", True)):
+        for label, together, batch in runs:
             bot: Any = bots.make(f"az:simulations={sims}", env_id=env_id, seed=1, env_options=table)
-            bot.config = dataclasses.replace(bot.config, together=together)
+            bot.config = dataclasses.replace(bot.config, together=together, leaf_batch=batch)
             env.reset(seed=3)
             rng = random.Random(0)
             spent, done = 0.0, 0
@@ -165,9 +172,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--simulations", type=int, default=32, help="simulations a decision")
     parser.add_argument("--bot", action="store_true", help="time the az bot's moves with the "
                         "shipped networks instead (12 positions, 64 simulations unless given)")  # fmt: skip
+    parser.add_argument("--leaf-batch", type=int, default=1, help="with --bot, also time K "
+                        "walks of each root action together (virtual visits)")  # fmt: skip
     args = parser.parse_args(argv)
-    if args.batch < 1 or args.seconds <= 0 or args.simulations < 1:
-        parser.error("--batch and --simulations are >= 1, --seconds > 0")
+    if args.batch < 1 or args.seconds <= 0 or args.simulations < 1 or args.leaf_batch < 1:
+        parser.error("--batch, --simulations and --leaf-batch are >= 1, --seconds > 0")
     chosen = [s for s in settings() if args.env in (None, s[0])]
     if not chosen:
         parser.error(
@@ -175,13 +184,20 @@ def main(argv: list[str] | None = None) -> int:
         )
     if args.bot:
         sims = args.simulations if "--simulations" in (argv or sys.argv) else 64
-        print("| env | ms a move, one simulation at a time | a phase's together | speed-up |")
-        print("|---|---|---|---|")
+        k = args.leaf_batch
+        extra = f" {k} walks an action together | speed-up |" if k > 1 else ""
+        print("| env | ms a move, one simulation at a time | a phase's together | speed-up |"
+              + extra)  # fmt: skip
+        print("|---|---|---|---|" + ("---|---|" if k > 1 else ""))
         for env_id, options in chosen:
-            r = bot_moves(env_id, options, 12, sims)
+            r = bot_moves(env_id, options, 12, sims, k)
             name = env_id + "".join(f" {k}={v}" for k, v in options.items())
+            more = ""
+            if k > 1:
+                speed = r["one_at_a_time_ms"] / max(r["leaf_batch_ms"], 1e-9)
+                more = f" {r['leaf_batch_ms']:.0f} | {speed:.2f}x |"
             print(f"| {name} | {r['one_at_a_time_ms']:.0f} | {r['together_ms']:.0f} | "
-                  f"{r['ratio']:.2f}x |", flush=True)  # fmt: skip
+                  f"{r['ratio']:.2f}x |" + more, flush=True)  # fmt: skip
         print(f"\n(az:simulations={sims}, the shipped network, 2 players.)")
         return 0
     rows = []

@@ -726,7 +726,8 @@ def default_search_of(
     against ``opponent``, and its ``simulations`` when it played a number of simulations
     (not seconds a move); ConfigError (nothing written) when that result names no
     ``c_scale``, or another stored result was played at a different ``c_scale`` or, with
-    a number of simulations, at a different number."""
+    a number of simulations, at a different number, or at another ``leaf_batch``
+    (absent: 1), which the block takes from the result too."""
     search = searched[opponent].get("search") or {}
     c_scale = search.get("c_scale")
     if not isinstance(c_scale, (int, float)) or isinstance(c_scale, bool):
@@ -736,10 +737,17 @@ def default_search_of(
     if not search.get("seconds") and isinstance(search.get("simulations"), int):
         block["simulations"] = search["simulations"]
     sims = block.get("simulations")
+    batch = int(search.get("leaf_batch", 1))
+    block.pop("leaf_batch", None)
+    if batch != 1:
+        block["leaf_batch"] = batch
 
     def setting(row: dict[str, Any]) -> tuple[Any, Any]:
         played = row.get("search") or {}
         return played.get("c_scale"), None if played.get("seconds") else played.get("simulations")
+
+    def batch_of(row: dict[str, Any]) -> int:
+        return int((row.get("search") or {}).get("leaf_batch", 1))
 
     stale = {}
     for name, row in sorted(searched.items()):
@@ -748,6 +756,12 @@ def default_search_of(
         c, n = setting(row)
         if c != c_scale or (n is not None and sims is not None and n != sims):
             stale[name] = (c, n)
+        elif batch_of(row) != batch:
+            raise ConfigError(
+                f"{where} --default-search: leaf_batch {batch} would not be what the file's "
+                f"result vs {name} measured (leaf_batch {batch_of(row)}); allowed: record it "
+                f"again at batch={batch} first"
+            )
     if stale:
         at = f"c_scale {c_scale!r}" + (f" with {sims} simulations" if sims is not None else "")
         rows = ", ".join(
@@ -787,6 +801,8 @@ def _search_figure(result: dict[str, Any]) -> str:
         budget = f"; {search['seconds']} s a move, c_scale {search.get('c_scale')}"
     elif search.get("simulations"):
         budget = f"; {search['simulations']} simulations, c_scale {search.get('c_scale')}"
+    if search.get("leaf_batch", 1) != 1:
+        budget += f", leaf batch {search['leaf_batch']}"
     return f"{_figure(result)}" + (f", options {options}" if options else "") + budget + timing
 
 

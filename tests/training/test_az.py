@@ -92,6 +92,79 @@ def test_the_search_batches_roots_and_evaluates_leaves_together():
     assert calls == [1, 3, 2, 2, 1]
 
 
+@pytest.mark.parametrize("stones", [5, 6, 7, 9, 10, 13])
+def test_walks_of_one_root_action_batched_by_virtual_visits_still_pick_the_best(stones):
+    """``leaf_batch``: up to k walks of one root action run together, each steered by the
+    others' virtual visits; with exact values the search still picks the best action,
+    every simulation is counted once, every node is evaluated at most once and no
+    virtual visit is left behind."""
+    game = make_game(ENV_ID, stones=13)
+    exact = exact_nim_evaluator(game)
+    for seed in range(5):
+        evaluated = []
+
+        def counting(states, players, evaluated=evaluated):
+            evaluated.append(len(states))
+            return exact(states, players)
+
+        config = SearchConfig(simulations=24, max_considered=3, gumbel_scale=1.0, leaf_batch=4)
+        search = GumbelSearch(game, counting, config, seed=seed)
+        root = nim_root(game, stones)
+        result = search.run([root])[0]
+        assert result.action == stones % 4 - 1, (stones, seed, result)
+        assert sum(result.visits) == 24 and search.last_simulations == 24
+        assert search.last_evaluations == sum(evaluated) <= 25
+
+
+def test_leaf_batch_runs_fewer_forward_passes_and_leaves_no_virtual_visit():
+    """Walks of one action together: fewer evaluator calls than one walk an action at a
+    time, each leaf node evaluated once even when two walks reach it, and every node's
+    pending count back to 0 after the search (the tree's statistics are real visits)."""
+    from choco_envs.policy import search as search_module
+
+    game = make_game(ENV_ID, stones=13)
+    exact = exact_nim_evaluator(game)
+    counts = {}
+    seen_nodes: list[Any] = []
+    original = search_module.GumbelSearch._evaluate
+
+    def spying(self, states, players, nodes):
+        assert len({id(n) for n in nodes}) == len(nodes)  # one row per distinct leaf
+        assert all(n.value is None for n in nodes)  # never evaluated twice
+        seen_nodes.extend(nodes)
+        return original(self, states, players, nodes)
+
+    for batch in (1, 8):
+        calls = []
+
+        def counting(states, players, calls=calls):
+            calls.append(len(states))
+            return exact(states, players)
+
+        config = SearchConfig(simulations=64, max_considered=3, leaf_batch=batch)
+        search = GumbelSearch(game, counting, config, seed=2)
+        search._evaluate = spying.__get__(search)  # type: ignore[method-assign]
+        search.run([nim_root(game, 13)])
+        counts[batch] = len(calls)
+    assert counts[8] < 0.6 * counts[1]  # 11 against 19 here
+    assert seen_nodes and all(n.pending == 0 for n in seen_nodes)
+    # one root action: its walks spread over the child's 3 moves, not one path 8 times
+    calls = []
+
+    def one_action(states, players):
+        calls.append(len(states))
+        return exact(states, players)
+
+    config = SearchConfig(simulations=9, max_considered=1, leaf_batch=8)
+    search = GumbelSearch(game, one_action, config, seed=2)
+    result = search.run([nim_root(game, 13)])[0]
+    # the root, its child (the other 7 walks reach the same leaf: given back, not run),
+    # then 3 grandchildren at once
+    assert calls[:3] == [1, 1, 3] and sum(result.visits) == 9 == search.last_simulations
+    with pytest.raises(ValueError, match="leaf_batch=0; allowed: an int >= 1"):
+        SearchConfig(leaf_batch=0).check()
+
+
 @pytest.mark.parametrize("env_id", ["chocolates_v0", "chocolatiers_v1", "chocolate_factory_v2"])
 def test_simulations_run_together_choose_as_one_at_a_time(env_id):
     """Running a phase's simulations together (one forward pass for their leaves) changes
@@ -149,6 +222,8 @@ def test_az_speed_times_the_bots_moves_both_ways():
     row = bot_moves("chocolate_factory_v2", {}, moves=2, sims=8)
     assert row["one_at_a_time_ms"] > 0 and row["together_ms"] > 0
     assert row["ratio"] == round(row["one_at_a_time_ms"] / row["together_ms"], 2)
+    assert "leaf_batch_ms" not in row
+    assert bot_moves("chocolate_factory_v2", {}, moves=2, sims=8, leaf_batch=4)["leaf_batch_ms"] > 0
 
 
 def test_completed_q_fills_unvisited_actions_with_the_mixed_value():
@@ -556,6 +631,34 @@ def test_the_az_bot_considers_the_root_actions_its_spec_names(tmp_path):
     assert (result.visits > 0).sum() > 2 >= (narrow.search(view).visits > 0).sum()
     with pytest.raises(ConfigError, match="considered.*1..4096"):
         bots.make(f"az:checkpoint={path},considered=0", env_id="chocolates_v0")
+
+
+def test_the_az_bot_batches_the_walks_of_a_root_action_its_spec_names(tmp_path):
+    """``az:batch=K`` runs up to K walks of one root action together (``leaf_batch``; the
+    file's stored value, else 1, without it): the same simulations in fewer forward
+    passes; the arena's report names it, and out of range it is refused naming what is
+    allowed."""
+    from choco_envs.arena.match import checkpoint_of
+
+    path = save_az(tmp_path, "chocolates_v0")
+    plain = bots.make(f"az:checkpoint={path},simulations=64", env_id="chocolates_v0", seed=1)
+    wide = bots.make(f"az:checkpoint={path},simulations=64,batch=8", env_id="chocolates_v0",
+                     seed=1)  # fmt: skip
+    assert plain.config.leaf_batch == 1 and wide.config.leaf_batch == 8
+    assert "leaf_batch" not in checkpoint_of(plain)["search"]
+    assert checkpoint_of(wide)["search"]["leaf_batch"] == 8
+    game = make_game("chocolates_v0", num_players=2)
+    s = game.new_state(random.Random(4))
+    seat = game.current_player(s)
+    view = AgentView(game, s, seat, game.encoder("flat").encode(s, seat), game.legal_mask(s))
+    passes = []
+    for bot in (plain, wide):
+        bot.search(view)
+        passes.append(bot._evaluator.calls)
+        assert sum(bot.last_result.visits) == 64
+    assert passes[1] < passes[0]
+    with pytest.raises(ConfigError, match="batch.*1..64"):
+        bots.make(f"az:checkpoint={path},batch=0", env_id="chocolates_v0")
 
 
 def test_the_az_bot_respects_its_time_budget(tmp_path):

@@ -647,6 +647,27 @@ def test_record_default_search_sets_the_simulations_every_stored_result_played(
     assert meta["search"]["simulations"] == 8 and AZBot(shipped, ENV_ID).simulations == 8
 
 
+def test_default_search_takes_the_leaf_batch_every_stored_result_played() -> None:
+    """``--default-search`` takes the recorded result's ``leaf_batch`` (``az:batch=K``;
+    absent: 1) into the file's default, refused while another stored result was played
+    at another batch, and a result at 1 drops an earlier default's batch."""
+    from choco_envs.train.ship import default_search_of
+
+    def row(batch: int | None) -> dict[str, Any]:
+        search: dict[str, Any] = {"simulations": 64, "c_scale": 0.1, "seconds": None}
+        if batch is not None:
+            search["leaf_batch"] = batch
+        return {"search": search}
+
+    meta: dict[str, Any] = {"search": {"c_scale": 0.1, "simulations": 64}}
+    block = default_search_of(meta, {"greedy": row(4), "random": row(4)}, "greedy", "w")
+    assert block == {"c_scale": 0.1, "simulations": 64, "leaf_batch": 4}
+    with pytest.raises(ConfigError, match="leaf_batch 4 .*vs random measured .leaf_batch 1"):
+        default_search_of(meta, {"greedy": row(4), "random": row(None)}, "greedy", "w")
+    back = default_search_of({"search": block}, {"greedy": row(1)}, "greedy", "w")
+    assert "leaf_batch" not in back
+
+
 def test_record_against_mcts_replaces_the_files_result_against_mcts_at_another_setting(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
