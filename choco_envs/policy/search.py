@@ -298,6 +298,7 @@ class GumbelSearch:
         while any(d < budget for d in done):
             pending: list[Generator[Any, Any, None]] = []
             leaves: list[Node] = []
+            waiting: set[int] = set()  # ids of the leaves in this batch
             states, players = [], []
             for i, search in enumerate(searches):
                 if done[i] >= budget:
@@ -313,7 +314,7 @@ class GumbelSearch:
                     self.last_simulations += 1
                     if leaf is not None:
                         state, player, node = leaf
-                        if any(node is n for n in leaves):
+                        if id(node) in waiting:
                             # a leaf another walk of this batch waits for: this walk is
                             # not run (nothing backed up), its simulation goes back
                             walk.close()
@@ -322,6 +323,7 @@ class GumbelSearch:
                             self.last_simulations -= 1
                             continue
                         leaves.append(node)
+                        waiting.add(id(node))
                         states.append(state)
                         players.append(player)
                         pending.append(walk)
