@@ -38,8 +38,8 @@ class Entrant:
 def checkpoint_of(bot: Bot) -> dict[str, Any] | None:
     """``{"path", "weights_sha256"}`` of the file ``bot`` plays (its ``path``; the digest
     of its tensors, unchanged when its metadata is rewritten), and for a search bot its
-    budget (``search``: simulations, or seconds a move, c_scale, and ``leaf_batch`` where
-    it is not 1); else None."""
+    budget (``search``: simulations, or seconds a move, c_scale, the root actions it
+    considers, and ``leaf_batch`` where it is not 1); else None."""
     from pathlib import Path
 
     from choco_envs.policy.checkpoint import weights_sha256
@@ -52,6 +52,8 @@ def checkpoint_of(bot: Bot) -> dict[str, Any] | None:
     if config is not None and hasattr(config, "simulations") and hasattr(config, "c_scale"):
         out["search"] = {"simulations": config.simulations, "c_scale": config.c_scale,
                          "seconds": getattr(bot, "seconds", None)}  # fmt: skip
+        if hasattr(config, "max_considered"):
+            out["search"]["max_considered"] = config.max_considered
         if getattr(config, "leaf_batch", 1) != 1:
             out["search"]["leaf_batch"] = config.leaf_batch
     return out

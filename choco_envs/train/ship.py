@@ -734,6 +734,13 @@ def default_search_of(
         raise ConfigError(f"{where} --default-search: the report names no c_scale of its "
                           "search bot; allowed: a report of `choco eval` that does")  # fmt: skip
     block = {**(meta.get("search") or {}), "c_scale": float(c_scale)}
+    considered = search.get("max_considered")
+    if considered is not None and considered != block.get("max_considered", considered):
+        raise ConfigError(
+            f"{where} --default-search: the result considered {considered} root actions, "
+            f"the file's search {block['max_considered']}; allowed: a result at the file's "
+            "own `considered` (the default search does not change it)"
+        )
     if not search.get("seconds") and isinstance(search.get("simulations"), int):
         block["simulations"] = search["simulations"]
     sims = block.get("simulations")
@@ -803,6 +810,8 @@ def _search_figure(result: dict[str, Any]) -> str:
         budget = f"; {search['simulations']} simulations, c_scale {search.get('c_scale')}"
     if search.get("leaf_batch", 1) != 1:
         budget += f", leaf batch {search['leaf_batch']}"
+    if budget and search.get("max_considered") not in (None, 16):
+        budget += f", {search['max_considered']} root actions considered"
     return f"{_figure(result)}" + (f", options {options}" if options else "") + budget + timing
 
 

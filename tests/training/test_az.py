@@ -647,6 +647,7 @@ def test_the_az_bot_batches_the_walks_of_a_root_action_its_spec_names(tmp_path):
     assert plain.config.leaf_batch == 1 and wide.config.leaf_batch == 8
     assert "leaf_batch" not in checkpoint_of(plain)["search"]
     assert checkpoint_of(wide)["search"]["leaf_batch"] == 8
+    assert checkpoint_of(wide)["search"]["max_considered"] == 16  # the report names it
     game = make_game("chocolates_v0", num_players=2)
     s = game.new_state(random.Random(4))
     seat = game.current_player(s)

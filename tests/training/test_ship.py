@@ -666,6 +666,11 @@ def test_default_search_takes_the_leaf_batch_every_stored_result_played() -> Non
         default_search_of(meta, {"greedy": row(4), "random": row(None)}, "greedy", "w")
     back = default_search_of({"search": block}, {"greedy": row(1)}, "greedy", "w")
     assert "leaf_batch" not in back
+    # a result at another number of root actions considered is not the file's default
+    narrow = {"search": {**row(None)["search"], "max_considered": 8}}
+    with pytest.raises(ConfigError, match="considered 8 root actions, the file's search 16"):
+        default_search_of({"search": {**block, "max_considered": 16}}, {"greedy": narrow},
+                          "greedy", "w")  # fmt: skip
 
 
 def test_record_against_mcts_replaces_the_files_result_against_mcts_at_another_setting(
