@@ -67,6 +67,12 @@ _SPLIT_CELL = np.arange(NUM_SPLIT_ACTIONS) // grid.LINES
 _SPLIT_LINE = np.arange(NUM_SPLIT_ACTIONS) % grid.LINES
 
 
+#: chunks_seen's answers by the planes they were read from (the table's cut is public and
+#: a search meets the same cuts again and again); cleared when full
+_SEEN: dict[bytes, np.ndarray] = {}
+_SEEN_LIMIT = 1 << 14
+
+
 def chunks_seen(size: np.ndarray, top_left: np.ndarray) -> np.ndarray:
     """The chunk (rectangle id) whose top-left tile is each cell, else -1, read from the
     observation's ``chunk_size`` (tiles, 0 off the table) and ``chunk_top_left`` planes.
@@ -74,7 +80,20 @@ def chunks_seen(size: np.ndarray, top_left: np.ndarray) -> np.ndarray:
     size whose cells all lie in chunks of that size and hold no other top-left cell; where
     that leaves a choice (a 2x6 or a 3x4 chunk of 12), the chunks must tile the table
     exactly, which leaves one. ConfigError if the planes fit no tiling or several (not
-    a Le Chocolat observation)."""
+    a Le Chocolat observation). The answer is read-only (it is shared by every call with
+    the same planes)."""
+    key = np.asarray(size, dtype=np.float64).tobytes() + np.asarray(top_left, dtype=bool).tobytes()
+    seen = _SEEN.get(key)
+    if seen is None:
+        seen = _tiling(size, top_left)
+        seen.flags.writeable = False
+        if len(_SEEN) >= _SEEN_LIMIT:
+            _SEEN.clear()
+        _SEEN[key] = seen
+    return seen
+
+
+def _tiling(size: np.ndarray, top_left: np.ndarray) -> np.ndarray:
     tops = [int(c) for c in np.flatnonzero(top_left)]
     options: list[list[int]] = []
     for c in tops:
@@ -187,8 +206,10 @@ def _pieces(game: Game[Any], encoder: str) -> Features:
         parts = np.where(parts >= 0, parts, NR)
         claim = np.where((chunk >= 0) & (_SIZE[chunk] <= CLAIM_LIMIT), chunk, NR)
         # the facts of every piece some action hands out (the last row: no piece)
-        rects = np.unique(np.concatenate([parts.ravel(), claim]))
-        rects = rects[rects < NR]
+        used = np.zeros(NR + 1, dtype=bool)
+        used[parts] = True
+        used[claim] = True
+        rects = np.flatnonzero(used[:NR])
         inc = _INCIDENCE[rects]
         piece_known = inc @ cell_known  # (R, F)
         piece_unknown = inc @ unknown  # (R,)
@@ -241,9 +262,11 @@ def _lead_gains(card: Any, cases: list[tuple[np.ndarray, np.ndarray, np.ndarray]
     """For each case (claimer's counts, opponent's counts, pieces (R, F)), per piece the
     claimer's lead after adding it less before (a lead: own score minus the opponent's,
     each by the rules' ``score_hands``); (cases, R). Scored in two calls for all cases."""
-    rows = cases[0][2].shape[0]
-    me = np.concatenate([np.vstack([m, m + p]) for m, _, p in cases])  # before, then after
-    them = np.concatenate([np.broadcast_to(t, (rows + 1, t.shape[0])) for _, t, _ in cases])
+    own = np.stack([m for m, _, _ in cases])[:, None, :]  # (cases, 1, F)
+    after = own + np.stack([p for _, _, p in cases])  # (cases, R, F)
+    me = np.concatenate([own, after], axis=1)  # before, then after
+    them = np.broadcast_to(np.stack([t for _, t, _ in cases])[:, None, :], me.shape)
+    me, them = me.reshape(-1, me.shape[2]), them.reshape(-1, me.shape[2])
     lead = (score_hands(card, me, them) - score_hands(card, them, me)).reshape(len(cases), -1)
     return lead[:, 1:] - lead[:, :1]
 

@@ -11,6 +11,7 @@ import pytest
 
 from choco_envs.core.errors import ConfigError
 from choco_envs.games.le_chocolat import LeChocolatGame, LeChocolatState, grid
+from choco_envs.games.le_chocolat import features as features_module
 from choco_envs.games.le_chocolat.features import BLOCK, PIECE_FACTS, PIECES, chunks_seen
 from choco_envs.games.le_chocolat.rules import (
     CLAIM_LIMIT,
@@ -103,6 +104,28 @@ def test_the_chunks_read_from_the_planes_are_the_tables_chunks(card: int) -> Non
         assert chunks_seen(size, top).tolist() == s.chunk_at
         checked += 1
     assert checked > 200
+
+
+def test_the_remembered_tilings_are_the_search_answers_for_exactly_those_planes() -> None:
+    """``chunks_seen`` remembers its answers by the planes (a search meets the same table
+    again and again): the same size plane with other top-left tiles is another table (two
+    upright 2-tile chunks, or two lying ones, over the same 2x2 tiles) and gets its own
+    answer, every answer equals the tiling search's and cannot be written through."""
+    size = np.zeros(N)
+    size[[0, 1, 7, 8]] = 2
+    upright = np.zeros(N, dtype=bool)
+    upright[[0, 1]] = True
+    lying = np.zeros(N, dtype=bool)
+    lying[[0, 7]] = True
+    for _ in range(2):
+        for top in (upright, lying):
+            answer = chunks_seen(size, top)
+            assert answer.tolist() == features_module._tiling(size, top).tolist()
+            with pytest.raises(ValueError):
+                answer[0] = -1
+    assert chunks_seen(size, upright).tolist() != chunks_seen(size, lying).tolist()
+    assert sorted(grid.RECT_CELLS[int(chunks_seen(size, upright)[0])]) == [0, 7]
+    assert sorted(grid.RECT_CELLS[int(chunks_seen(size, lying)[0])]) == [0, 1]
 
 
 def test_planes_that_tile_the_table_no_way_are_refused() -> None:
