@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from choco_envs.core.errors import CheckpointError, ConfigError
+from choco_envs.policy.search import SearchConfig
 
 #: games a stored evaluation (and a head-to-head) needs, per opponent
 MIN_GAMES = 400
@@ -727,20 +728,17 @@ def default_search_of(
     (not seconds a move); ConfigError (nothing written) when that result names no
     ``c_scale``, or another stored result was played at a different ``c_scale`` or, with
     a number of simulations, at a different number, or at another ``leaf_batch``
-    (absent: 1), which the block takes from the result too."""
+    (absent: 1) or ``max_considered`` (absent: the file's, or the search's default),
+    which the block takes from the result too."""
     search = searched[opponent].get("search") or {}
     c_scale = search.get("c_scale")
     if not isinstance(c_scale, (int, float)) or isinstance(c_scale, bool):
         raise ConfigError(f"{where} --default-search: the report names no c_scale of its "
                           "search bot; allowed: a report of `choco eval` that does")  # fmt: skip
     block = {**(meta.get("search") or {}), "c_scale": float(c_scale)}
-    considered = search.get("max_considered")
-    if considered is not None and considered != block.get("max_considered", considered):
-        raise ConfigError(
-            f"{where} --default-search: the result considered {considered} root actions, "
-            f"the file's search {block['max_considered']}; allowed: a result at the file's "
-            "own `considered` (the default search does not change it)"
-        )
+    file_considered = block.get("max_considered", SearchConfig.max_considered)
+    if search.get("max_considered") is not None:
+        block["max_considered"] = int(search["max_considered"])
     if not search.get("seconds") and isinstance(search.get("simulations"), int):
         block["simulations"] = search["simulations"]
     sims = block.get("simulations")
@@ -756,6 +754,9 @@ def default_search_of(
     def batch_of(row: dict[str, Any]) -> int:
         return int((row.get("search") or {}).get("leaf_batch", 1))
 
+    def considered_of(row: dict[str, Any]) -> Any:
+        return (row.get("search") or {}).get("max_considered", file_considered)
+
     stale = {}
     for name, row in sorted(searched.items()):
         if name == opponent or not isinstance(row, dict):
@@ -768,6 +769,13 @@ def default_search_of(
                 f"{where} --default-search: leaf_batch {batch} would not be what the file's "
                 f"result vs {name} measured (leaf_batch {batch_of(row)}); allowed: record it "
                 f"again at batch={batch} first"
+            )
+        elif considered_of(row) != block.get("max_considered", file_considered):
+            considered = block.get("max_considered", file_considered)
+            raise ConfigError(
+                f"{where} --default-search: {considered} root actions considered would not "
+                f"be what the file's result vs {name} measured ({considered_of(row)}); "
+                f"allowed: record it again at considered={considered} first"
             )
     if stale:
         at = f"c_scale {c_scale!r}" + (f" with {sims} simulations" if sims is not None else "")

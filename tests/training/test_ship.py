@@ -647,10 +647,11 @@ def test_record_default_search_sets_the_simulations_every_stored_result_played(
     assert meta["search"]["simulations"] == 8 and AZBot(shipped, ENV_ID).simulations == 8
 
 
-def test_default_search_takes_the_leaf_batch_every_stored_result_played() -> None:
+def test_default_search_takes_the_leaf_batch_and_considered_every_stored_result_played() -> None:
     """``--default-search`` takes the recorded result's ``leaf_batch`` (``az:batch=K``;
-    absent: 1) into the file's default, refused while another stored result was played
-    at another batch, and a result at 1 drops an earlier default's batch."""
+    absent: 1) and ``max_considered`` (``az:considered=K``) into the file's default,
+    refused while another stored result was played at another batch or number considered,
+    and a result at batch 1 drops an earlier default's batch."""
     from choco_envs.train.ship import default_search_of
 
     def row(batch: int | None) -> dict[str, Any]:
@@ -666,11 +667,25 @@ def test_default_search_takes_the_leaf_batch_every_stored_result_played() -> Non
         default_search_of(meta, {"greedy": row(4), "random": row(None)}, "greedy", "w")
     back = default_search_of({"search": block}, {"greedy": row(1)}, "greedy", "w")
     assert "leaf_batch" not in back
-    # a result at another number of root actions considered is not the file's default
-    narrow = {"search": {**row(None)["search"], "max_considered": 8}}
-    with pytest.raises(ConfigError, match="considered 8 root actions, the file's search 16"):
-        default_search_of({"search": {**block, "max_considered": 16}}, {"greedy": narrow},
-                          "greedy", "w")  # fmt: skip
+
+    # the number of root actions considered: taken from the result, refused while another
+    # stored row played another number (a row that names none played the file's 16)
+    def narrow(considered: int | None) -> dict[str, Any]:
+        row_search = {**row(None)["search"]}
+        if considered is not None:
+            row_search["max_considered"] = considered
+        return {"search": row_search}
+
+    wide = {"search": {**back, "max_considered": 16}}
+    taken = default_search_of(wide, {"greedy": narrow(8), "random": narrow(8)}, "greedy", "w")
+    assert taken["max_considered"] == 8
+    with pytest.raises(ConfigError, match=r"8 root actions considered .*vs random .*\(16\)"):
+        default_search_of(wide, {"greedy": narrow(8), "random": narrow(None)}, "greedy", "w")
+    unnamed = {"search": {"c_scale": 0.1, "simulations": 64}}  # the search's default: 16
+    with pytest.raises(ConfigError, match=r"\(16\)"):
+        default_search_of(unnamed, {"greedy": narrow(8), "random": narrow(None)}, "greedy", "w")
+    assert default_search_of(wide, {"greedy": narrow(16), "random": narrow(None)}, "greedy",
+                             "w")["max_considered"] == 16  # fmt: skip
 
 
 def test_record_against_mcts_replaces_the_files_result_against_mcts_at_another_setting(
