@@ -266,8 +266,10 @@ def _lead_gains(card: Any, cases: list[tuple[np.ndarray, np.ndarray, np.ndarray]
     after = own + np.stack([p for _, _, p in cases])  # (cases, R, F)
     me = np.concatenate([own, after], axis=1)  # before, then after
     them = np.broadcast_to(np.stack([t for _, t, _ in cases])[:, None, :], me.shape)
-    me, them = me.reshape(-1, me.shape[2]), them.reshape(-1, me.shape[2])
-    lead = (score_hands(card, me, them) - score_hands(card, them, me)).reshape(len(cases), -1)
+    flavors = me.shape[-1]
+    mine, theirs = me.reshape(-1, flavors), them.reshape(-1, flavors)
+    lead = score_hands(card, mine, theirs) - score_hands(card, theirs, mine)
+    lead = lead.reshape(len(cases), -1)
     return lead[:, 1:] - lead[:, :1]
 
 
