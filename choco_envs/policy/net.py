@@ -67,6 +67,12 @@ class NetConfig:
     #: action's facts are weighed against the whole position; the map starts at 0, so a
     #: file widened into it plays as before
     facts_context: bool = False
+    #: with ``action_facts``: each head also reads what its group's legal actions offer
+    #: together (the largest, over those actions, of each of its first layer's squashed
+    #: units: a fact's best value this turn, e.g. the best claim on the table), one map of
+    #: it added to every action's first layer and one to the values; both maps start at
+    #: 0, so a file widened into it plays as before
+    facts_pool: bool = False
 
     @property
     def obs_size(self) -> int:
@@ -101,6 +107,7 @@ class NetConfig:
                 action_facts=_ints(d.get("action_facts", []), "action_facts"),
                 facts_head_only=_bool(d.get("facts_head_only", False), "facts_head_only"),
                 facts_context=_bool(d.get("facts_context", False), "facts_context"),
+                facts_pool=_bool(d.get("facts_pool", False), "facts_pool"),
             )
         except KeyError as err:
             raise CheckpointError(f"checkpoint metadata: 'network' lacks field {err}") from None
@@ -216,6 +223,10 @@ def check_config(config: NetConfig) -> None:
         not config.facts_context or bool(config.action_facts),
         "facts_context needs action_facts (a head to read the torso)",
     )
+    need(
+        not config.facts_pool or bool(config.action_facts),
+        "facts_pool needs action_facts (a head whose actions are pooled)",
+    )
     total = sum(math.prod(s) for s in parameter_shapes(config).values())
     need(
         total <= LIMITS["parameters"],
@@ -280,7 +291,18 @@ def parameter_shapes(config: NetConfig) -> dict[str, tuple[int, ...]]:
         shapes[f"{head}.2.bias"] = (1,)
         if config.facts_context:
             shapes[f"{context}.weight"] = (fact_width, torso)
+        if config.facts_pool:
+            shapes[f"fact_pools.{g}.weight"] = (fact_width, fact_width)
+            shapes[f"fact_pool_values.{g}.weight"] = (config.value_outputs, fact_width)
     return shapes
+
+
+def _legal_max(units: torch.Tensor, legal: torch.Tensor) -> torch.Tensor:
+    """The largest of ``units`` (B, actions, width) over each row's legal actions (B, width),
+    0 where a row has none."""
+    low = torch.finfo(units.dtype).min
+    best = units.masked_fill(~legal.unsqueeze(-1), low).amax(dim=1)
+    return torch.where(legal.any(dim=1, keepdim=True), best, torch.zeros_like(best))
 
 
 def _as_is(layer: nn.Module, std: float = 0.0, bias: float = 0.0) -> nn.Module:
@@ -338,6 +360,8 @@ class ActorCritic(nn.Module):
         # before there were several: fact_head, fact_context; the others in lists)
         heads: list[nn.Sequential] = []
         contexts: list[nn.Linear] = []
+        self.fact_pools = nn.ModuleList()
+        self.fact_pool_values = nn.ModuleList()
         for _, _, _, block, fact_width in fact_groups(config):
             heads.append(
                 nn.Sequential(
@@ -349,6 +373,13 @@ class ActorCritic(nn.Module):
             if config.facts_context:
                 contexts.append(nn.Linear(width, fact_width, bias=False))
                 nn.init.zeros_(contexts[-1].weight)
+            if config.facts_pool:
+                pool = nn.Linear(fact_width, fact_width, bias=False)
+                pool_value = nn.Linear(fact_width, config.value_outputs, bias=False)
+                nn.init.zeros_(pool.weight)
+                nn.init.zeros_(pool_value.weight)
+                self.fact_pools.append(pool)
+                self.fact_pool_values.append(pool_value)
         self.fact_head: nn.Sequential | None = heads[0] if heads else None
         self.fact_context: nn.Linear | None = contexts[0] if contexts else None
         self.fact_heads = nn.ModuleList(heads[1:])
@@ -381,22 +412,32 @@ class ActorCritic(nn.Module):
                 spatial = torch.cat([spatial, spatial.new_zeros(spatial.shape[0], 1)], dim=1)
                 assert self.action_index is not None
                 logits = logits + spatial[:, self.action_index]
+        pooled_values = []
         if groups:
             heads = [self.fact_head, *self.fact_heads]
             contexts = [self.fact_context, *self.fact_contexts]
-            for (first, count, start, block, _), head, context in zip(
-                groups,
-                heads,
-                contexts if config.facts_context else [None] * len(groups),
-                strict=True,
+            for g, ((first, count, start, block, _), head, context) in enumerate(
+                zip(
+                    groups,
+                    heads,
+                    contexts if config.facts_context else [None] * len(groups),
+                    strict=True,
+                )
             ):
                 assert head is not None
                 facts = x[:, start : start + count * block].reshape(-1, count, block)
-                if context is None:
+                if context is None and not config.facts_pool:
                     scores = head(facts).squeeze(-1)
-                else:  # the position (h, the torso's last layer) joins every action's facts
+                else:
                     first_layer, squash, out = head
-                    pre = first_layer(facts) + context(h).unsqueeze(1)
+                    own = first_layer(facts)
+                    pre = own
+                    if context is not None:  # the position (h, the torso's last layer)
+                        pre = pre + context(h).unsqueeze(1)
+                    if config.facts_pool:  # what the group's legal actions offer together
+                        pooled = _legal_max(squash(own), mask[:, first : first + count])
+                        pre = pre + self.fact_pools[g](pooled).unsqueeze(1)
+                        pooled_values.append(self.fact_pool_values[g](pooled))
                     scores = out(squash(pre)).squeeze(-1)
                 logits = torch.cat(
                     [logits[:, :first], logits[:, first : first + count] + scores,
@@ -405,6 +446,8 @@ class ActorCritic(nn.Module):
                 )  # fmt: skip
         logits = logits.masked_fill(~mask, MASKED_LOGIT)
         value = self.critic(h)
+        for extra in pooled_values:
+            value = value + extra
         return logits, value.squeeze(-1) if config.value_outputs == 1 else value
 
     def get_action_and_value(

@@ -252,6 +252,7 @@ def prepare(args: Args) -> Setup:
         action_facts=inputs.action_facts(args.action_head) if args.action_head else (),
         facts_head_only=args.action_head_only,
         facts_context=args.action_head_context,
+        facts_pool=args.action_head_pool,
     )
     try:
         check_config(net)
@@ -277,17 +278,20 @@ def prepare(args: Args) -> Setup:
             bool(network.get("facts_context", False)),
             int((meta.get("seats") or {}).get("max_players", 0)),
             bool((meta.get("seats") or {}).get("mode_marks", False)),
+            bool(network.get("facts_pool", False)),
         )
         ours = (
             args.encoder, args.feature, net.hidden, net.conv_channels, net.action_channels,
             tuple(net.action_facts), net.facts_head_only, net.facts_context,
-            args.max_players, bool(args.mode_marks),
+            args.max_players, bool(args.mode_marks), net.facts_pool,
         )  # fmt: skip
-        if theirs != ours:
+        # a file without the pooled maps starts a network with them (they start at 0)
+        widened = theirs[:-1] == ours[:-1] and (theirs[-1], ours[-1]) == (False, True)
+        if theirs != ours and not widened:
             raise ConfigError(
                 f"init_from: {args.init_from!r} reads (encoder, feature, hidden, conv_channels, "
                 f"action_channels, action_facts, facts_head_only, facts_context, max_players, "
-                f"mode_marks) {theirs}; this run's network is {ours}"
+                f"mode_marks, facts_pool) {theirs}; this run's network is {ours}"
             )
     resume = None
     if args.resume:

@@ -240,6 +240,7 @@ def prepare(args: Args) -> Setup:
         action_facts=inputs.action_facts(args.action_head) if args.action_head else (),
         facts_head_only=args.action_head_only,
         facts_context=args.action_head_context,
+        facts_pool=args.action_head_pool,
     )
     try:
         check_config(net)

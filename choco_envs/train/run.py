@@ -83,6 +83,10 @@ class RunSpec:
     """that head also reads the torso's last hidden layer, so each action's facts are
     weighed against the whole position (it starts at 0: a file widened into it plays as
     before)"""
+    action_head_pool: bool = False
+    """that head also reads what the legal actions offer together (the best of each of its
+    first layer's units over them: e.g. the best claim on the table), into every action's
+    score and the values (it starts at 0: a file widened into it plays as before)"""
     # ------------------------------------------------------------ budget and learning
     seed: int = 1
     """seed of the games, the league, the search and torch"""
@@ -190,6 +194,11 @@ class RunSpec:
             (
                 "action_head_context",
                 not self.action_head_context or self.action_head > 0,
+                "true only with action_head > 0",
+            ),
+            (
+                "action_head_pool",
+                not self.action_head_pool or self.action_head > 0,
                 "true only with action_head > 0",
             ),
             ("total_timesteps", self.total_timesteps >= 0, ">= 0"),

@@ -60,7 +60,12 @@ def start_from(model: Any, args: Args) -> None:
     if old.config == model.config:
         model.load_state_dict(old.state_dict())
         return
-    if model.config.facts_context and old.config == replace(model.config, facts_context=False):
+    new_maps = {
+        name: False
+        for name in ("facts_context", "facts_pool")
+        if getattr(model.config, name) and not getattr(old.config, name)
+    }
+    if new_maps and old.config == replace(model.config, **new_maps):
         return start_with_context(model, old, args)
     seats = meta.get("seats")
     if seats is not None and args.mode_marks and not seats.get("mode_marks"):
@@ -87,7 +92,12 @@ def start_with_a_fact_head(model: Any, old: Any, meta: dict[str, Any], args: Arg
     alone reads the new per-action facts (``action_head_only``): the torso's weights load
     as they are and the head's output starts at 0, so the network plays as before."""
     same = replace(
-        model.config, extra_inputs=0, action_facts=(), facts_head_only=False, facts_context=False
+        model.config,
+        extra_inputs=0,
+        action_facts=(),
+        facts_head_only=False,
+        facts_context=False,
+        facts_pool=False,
     )
     if meta["encoder"] != args.encoder or old.config != same:
         raise ConfigError(
@@ -95,7 +105,10 @@ def start_with_a_fact_head(model: Any, old: Any, meta: dict[str, Any], args: Arg
             f"run's torso ({same})"
         )
     missing, unexpected = model.load_state_dict(old.state_dict(), strict=False)
-    heads = ("fact_head.", "fact_context.", "fact_heads.", "fact_contexts.")
+    heads = (
+        "fact_head.", "fact_context.", "fact_heads.", "fact_contexts.", "fact_pools.",
+        "fact_pool_values.",
+    )  # fmt: skip
     if unexpected or any(not k.startswith(heads) for k in missing):
         raise ConfigError(
             f"init_from: {args.init_from!r}: weights {missing + unexpected} do not fit"
@@ -103,11 +116,13 @@ def start_with_a_fact_head(model: Any, old: Any, meta: dict[str, Any], args: Arg
 
 
 def start_with_context(model: Any, old: Any, args: Args) -> None:
-    """``start_from`` for a file whose fact head reads no context into the same network
-    whose head also reads the torso (``action_head_context``): every weight loads, the
-    context map stays at 0, so the network plays as before."""
+    """``start_from`` for a file whose fact head reads no context (or no pooled summary of
+    the actions) into the same network whose head also reads the torso
+    (``action_head_context``) or the pool (``action_head_pool``): every weight loads, the
+    new maps stay at 0, so the network plays as before."""
     missing, unexpected = model.load_state_dict(old.state_dict(), strict=False)
-    contexts = [k for k in model.state_dict() if k.startswith(("fact_context.", "fact_contexts."))]
+    maps = ("fact_context.", "fact_contexts.", "fact_pools.", "fact_pool_values.")
+    contexts = [k for k in model.state_dict() if k.startswith(maps) and k not in old.state_dict()]
     if unexpected or sorted(missing) != sorted(contexts):
         raise ConfigError(
             f"init_from: {args.init_from!r}: weights {missing + unexpected} do not fit"

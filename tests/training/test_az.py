@@ -421,6 +421,19 @@ def test_the_az_engine_trains_the_networks_ppo_trains_a_head_over_action_facts_i
         torch.testing.assert_close(old(x, mask)[0], new(x, mask)[0], atol=1e-3, rtol=0)
     with pytest.raises(ConfigError, match="action_facts, facts_head_only, facts_context"):
         az.prepare(az.Args(**{**base, "action_head": 4}, init_from=str(headed), max_minutes=1))
+    # the pooled maps (action_head_pool) may be added to a file without them, not dropped
+    widened = az.prepare(az.Args(**base, action_head_pool=True, init_from=str(headed),
+                                 max_minutes=1))  # fmt: skip
+    assert widened.net.facts_pool
+    pooled = ppo.train(
+        ppo.Args(
+            **base, action_head_pool=True, total_timesteps=4, num_envs=2, num_steps=2,
+            eval_every=0, league_self_play=1.0, league_past=0.0, league_bots={},
+            run_name="pooled",
+        )
+    )  # fmt: skip
+    with pytest.raises(ConfigError, match=r"mode_marks, facts_pool\) .*True\); this run's"):
+        az.prepare(az.Args(**base, init_from=str(pooled), max_minutes=1))
 
 
 def test_the_value_target_mixes_the_deciding_seats_outcome_with_the_searched_value() -> None:

@@ -100,6 +100,16 @@ def test_board_head_that_does_not_fit_is_refused(kwargs: dict, message: str) -> 
             facts_head_only=True,
             facts_context=True,
         ),  # fmt: skip
+        NetConfig(
+            (4,),
+            9,
+            (8,),
+            extra_inputs=13,
+            action_facts=(2, 3, 4, 3, 5, 6, 2, 13, 2, 5),
+            facts_head_only=True,
+            value_outputs=2,
+            facts_pool=True,
+        ),  # fmt: skip
     ],
     ids=[
         "mlp",
@@ -110,6 +120,7 @@ def test_board_head_that_does_not_fit_is_refused(kwargs: dict, message: str) -> 
         "facts+context",
         "conv+facts+context",
         "two-fact-heads+context",
+        "two-fact-heads+pool",
     ],
 )
 def test_parameter_shapes_are_the_state_dict_of_the_network(config: NetConfig) -> None:
@@ -271,6 +282,70 @@ def test_the_fact_heads_context_weighs_each_actions_facts_against_the_position()
         other[:, :4] = torch.randn(4, 4)
         moved = model(other, mask)[0] - model.actor(model.mlp(other))
         assert not torch.allclose(moved[:, 2:5], expected)
+
+
+def test_the_fact_heads_pool_reads_what_the_legal_actions_offer_together() -> None:
+    """NetConfig.facts_pool: each action's head also reads, through one map P, the largest
+    over the group's legal actions of each squashed first-layer unit, u = max_legal
+    tanh(W1 facts(b) + b1), and the values add V u: score(a) = w2 . tanh(W1 facts(a) + b1
+    + P u) + b2. P and V start at 0 (the network plays as the one without the pool); once
+    they are not, an action's score moves with another legal action's facts, never with an
+    illegal one's."""
+    torch.manual_seed(11)
+    plain_config = NetConfig((4,), 6, (8,), extra_inputs=9, action_facts=(2, 3, 4, 3, 5),
+                             facts_head_only=True, value_outputs=2)  # fmt: skip
+    plain = ActorCritic(plain_config)
+    model = ActorCritic(NetConfig(**{**plain_config.__dict__, "facts_pool": True}))
+    missing, unexpected = model.load_state_dict(plain.state_dict(), strict=False)
+    assert sorted(missing) == ["fact_pool_values.0.weight", "fact_pools.0.weight"]
+    assert not unexpected and model.fact_head is not None
+    x = torch.randn(4, 13)
+    mask = torch.ones(4, 6, dtype=torch.bool)
+    mask[:, 4] = False  # the group's third action (action 4) is illegal
+    with torch.no_grad():
+        torch.nn.init.normal_(model.fact_head[2].weight)
+        plain.fact_head[2].weight.copy_(model.fact_head[2].weight)  # type: ignore[index]
+        for a, b in zip(model(x, mask), plain(x, mask), strict=True):
+            assert torch.equal(a, b)  # the pool starts at 0
+        torch.nn.init.normal_(model.fact_pools[0].weight)
+        torch.nn.init.normal_(model.fact_pool_values[0].weight)
+        logits, values = model(x, mask)
+        h = model.mlp(x[:, :4])
+        facts = x[:, 4:13].reshape(4, 3, 3)
+        first, _, out = model.fact_head
+        units = torch.tanh(first(facts))
+        pooled = units[:, :2].amax(dim=1)  # over actions 2 and 3, the legal ones
+        pre = first(facts) + (pooled @ model.fact_pools[0].weight.T).unsqueeze(1)
+        expected = out(torch.tanh(pre)).squeeze(-1)
+        torch.testing.assert_close(logits[:, 2:4], model.actor(h)[:, 2:4] + expected[:, :2])
+        torch.testing.assert_close(
+            values, model.critic(h) + pooled @ model.fact_pool_values[0].weight.T
+        )
+        # another legal action's facts move action 2's score; the illegal one's do not
+        other = x.clone()
+        other[:, 7:10] = torch.randn(4, 3)  # action 3's facts
+        assert not torch.allclose(model(other, mask)[0][:, 2], logits[:, 2])
+        hidden = x.clone()
+        hidden[:, 10:13] = torch.randn(4, 3)  # action 4's facts (illegal)
+        torch.testing.assert_close(model(hidden, mask)[0][:, 2], logits[:, 2])
+        torch.testing.assert_close(model(hidden, mask)[1], values)
+        # a row with no legal action in the group pools nothing (0), not -inf
+        none = mask.clone()
+        none[:, 2:5] = False
+        assert torch.isfinite(model(x, none)[1]).all()
+
+
+def test_facts_pool_without_facts_or_as_a_non_bool_is_refused() -> None:
+    from choco_envs.core.errors import CheckpointError
+
+    with pytest.raises(ValueError, match="facts_pool needs action_facts"):
+        ActorCritic(NetConfig((4,), 6, (8,), facts_pool=True))
+    data = NetConfig((4,), 6, (8,), extra_inputs=9, action_facts=(2, 3, 4, 3, 5)).to_json()
+    assert NetConfig.from_json({k: v for k, v in data.items() if k != "facts_pool"}) == (
+        NetConfig.from_json(data)
+    )  # a file written before the field reads as without it
+    with pytest.raises(CheckpointError, match="facts_pool is not a bool"):
+        NetConfig.from_json({**data, "facts_pool": 1})
 
 
 def test_facts_context_without_facts_or_as_a_non_bool_is_refused() -> None:

@@ -707,13 +707,14 @@ def test_a_file_on_one_feature_starts_a_network_on_a_wider_one_that_plays_as_it_
         load_policy(bad, "chocolatiers_v1")
 
 
+@pytest.mark.parametrize("new_map", ["action_head_context", "action_head_pool"])
 def test_a_file_with_a_fact_head_starts_a_network_whose_head_reads_the_position(
-    tmp_path: Path,
+    tmp_path: Path, new_map: str
 ) -> None:
     """init_from a file with a take head into the same network whose head also reads the
-    torso (``action_head_context``): every weight loads, the context map starts at 0, so
-    the new network gives the file's logits and values; a file of another torso is
-    refused."""
+    torso (``action_head_context``) or what the legal takes offer together
+    (``action_head_pool``): every weight loads, the new maps start at 0, so the new
+    network gives the file's logits and values; a file of another torso is refused."""
     import torch
 
     from choco_envs.core.errors import ConfigError
@@ -729,13 +730,18 @@ def test_a_file_with_a_fact_head_starts_a_network_whose_head_reads_the_position(
     )  # fmt: skip
     headed = train(Args(**base, run_name="headed"))
     context = train(
-        Args(**{**base, "total_timesteps": 1, "learning_rate": 1e-9}, action_head_context=True,
+        Args(**{**base, "total_timesteps": 1, "learning_rate": 1e-9, new_map: True},
              init_from=str(headed), run_name="context")
     )  # fmt: skip
     old, meta = load_policy(headed, "chocolatiers_v1")
     new, _ = load_policy(context, "chocolatiers_v1")
-    assert new.config.facts_context and not old.config.facts_context
-    assert new.fact_context is not None and not new.fact_context.weight.any()
+    if new_map == "action_head_context":
+        assert new.config.facts_context and not old.config.facts_context
+        assert new.fact_context is not None and not new.fact_context.weight.any()
+    else:
+        assert new.config.facts_pool and not old.config.facts_pool
+        assert len(new.fact_pools) == 1 and not new.fact_pools[0].weight.any()
+        assert not new.fact_pool_values[0].weight.any()
     game = make_game("chocolatiers_v1", num_players=2)
     s = _state(game, 9, 12)
     x = torch.from_numpy(PolicyInputs.of_checkpoint(game, meta).encode(s, s.player)[None])
@@ -745,7 +751,7 @@ def test_a_file_with_a_fact_head_starts_a_network_whose_head_reads_the_position(
     torch.testing.assert_close(a[0], b[0], atol=1e-5, rtol=0)
     torch.testing.assert_close(a[1], b[1], atol=1e-5, rtol=0)
     with pytest.raises(ConfigError, match="holds another network"):
-        train(Args(**{**base, "hidden": (8,)}, action_head_context=True, init_from=str(headed),
+        train(Args(**{**base, "hidden": (8,), new_map: True}, init_from=str(headed),
                    run_name="other"))  # fmt: skip
 
 

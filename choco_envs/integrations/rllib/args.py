@@ -57,6 +57,7 @@ class Args(PPOLoss):
         "action_head": "its network is an MLP: hidden",
         "action_head_only": "its network is an MLP: hidden",
         "action_head_context": "its network is an MLP: hidden",
+        "action_head_pool": "its network is an MLP: hidden",
         "init_from": "a run starts from a fresh network",
         "resume": "a run starts from a fresh network",
     }
