@@ -335,30 +335,18 @@ def test_the_fact_heads_pool_reads_what_the_legal_actions_offer_together() -> No
         assert torch.isfinite(model(x, none)[1]).all()
 
 
-def test_facts_pool_without_facts_or_as_a_non_bool_is_refused() -> None:
+@pytest.mark.parametrize("field", ["facts_context", "facts_pool"])
+def test_a_head_map_without_facts_or_as_a_non_bool_is_refused(field: str) -> None:
     from choco_envs.core.errors import CheckpointError
 
-    with pytest.raises(ValueError, match="facts_pool needs action_facts"):
-        ActorCritic(NetConfig((4,), 6, (8,), facts_pool=True))
+    with pytest.raises(ValueError, match=f"{field} needs action_facts"):
+        ActorCritic(NetConfig((4,), 6, (8,), **{field: True}))
     data = NetConfig((4,), 6, (8,), extra_inputs=9, action_facts=(2, 3, 4, 3, 5)).to_json()
-    assert NetConfig.from_json({k: v for k, v in data.items() if k != "facts_pool"}) == (
+    assert NetConfig.from_json({k: v for k, v in data.items() if k != field}) == (
         NetConfig.from_json(data)
     )  # a file written before the field reads as without it
-    with pytest.raises(CheckpointError, match="facts_pool is not a bool"):
-        NetConfig.from_json({**data, "facts_pool": 1})
-
-
-def test_facts_context_without_facts_or_as_a_non_bool_is_refused() -> None:
-    from choco_envs.core.errors import CheckpointError
-
-    with pytest.raises(ValueError, match="facts_context needs action_facts"):
-        ActorCritic(NetConfig((4,), 6, (8,), facts_context=True))
-    data = NetConfig((4,), 6, (8,), extra_inputs=9, action_facts=(2, 3, 4, 3, 5)).to_json()
-    assert NetConfig.from_json({k: v for k, v in data.items() if k != "facts_context"}) == (
-        NetConfig.from_json(data)
-    )  # a file written before the field reads as without it
-    with pytest.raises(CheckpointError, match="facts_context is not a bool"):
-        NetConfig.from_json({**data, "facts_context": 1})
+    with pytest.raises(CheckpointError, match=f"{field} is not a bool"):
+        NetConfig.from_json({**data, field: 1})
 
 
 def test_each_group_of_actions_is_scored_by_its_own_head() -> None:
