@@ -77,6 +77,10 @@ class Args(RunSpec):
     value_warmup_workers: int = 1
     """processes that play the warm-up games (1: this one; more: each a process of one
     torch thread playing chunks of 250 games; the games then differ from one process's)"""
+    num_workers: int = 0
+    """processes that play the self-play games (0: this one; N: N processes of one torch
+    thread each, the ``num_games`` games dealt among them, the network's weights sent to
+    them before every ``moves_per_iteration`` decisions; this one learns and evaluates)"""
     num_games: int = 64
     """games played in lockstep (their leaves are evaluated in one forward pass)"""
     simulations: int = 32
@@ -188,6 +192,11 @@ class Args(RunSpec):
                 "value_warmup_games > 0 (a value warm-up alone): a run needs a budget",
             ),
             ("value_warmup_workers", self.value_warmup_workers >= 1, "an int >= 1"),
+            (
+                "num_workers",
+                0 <= self.num_workers <= min(64, self.num_games),
+                f"an int in 0..{min(64, self.num_games)} (at most num_games, each plays some)",
+            ),
             (
                 "value_warmup_games",
                 self.value_warmup_games == 0
@@ -439,7 +448,7 @@ class SelfPlay:
     def _roles(self, game: Any) -> list[int]:
         return draw_roles(self.league, game.num_players, self.rng)
 
-    def _finish(self, i: int, replay: Replay) -> None:
+    def _finish(self, i: int, replay: Any) -> None:
         game, s = self.tables[self.slots[i]][0], self.states[i]
         returns = [float(r) for r in game.returns(s)]
         for d in self.pending[i]:
@@ -450,7 +459,12 @@ class SelfPlay:
         self.states[i] = game.new_state(self.rngs[i])
         self.roles[i] = self._roles(game)
 
-    def step(self, replay: Replay) -> None:
+    def round(self, replay: Any, steps: int) -> None:
+        """``steps`` searched decisions of every game (``step`` that many times)."""
+        for _ in range(steps):
+            self.step(replay)
+
+    def step(self, replay: Any) -> None:
         """One searched decision in every game (forced moves are played on the way)."""
         from choco_envs.policy.search import Root
         from choco_envs.train.games import play_bot
@@ -502,6 +516,115 @@ class SelfPlay:
                 )
                 game.apply(s, result.action, self.rngs[i])
                 self.decisions += 1
+
+
+class _Rows:
+    """What a worker's games finish in one round: the rows ``Replay.add`` would store."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[np.ndarray, ...]] = []
+
+    def add(self, x: np.ndarray, mask: np.ndarray, policy: np.ndarray, value: np.ndarray) -> None:
+        self.rows.append((x, mask, policy, value))
+
+
+def _selfplay_worker(conn: Any, args: Args, slots: list[int], seed: int, width: int) -> None:
+    """A worker process: its share of the lockstep games (``SelfPlay`` over ``slots``)
+    with its own copy of the network. Each message (the weights, steps) plays a round and
+    answers (the rows finished, games done, decisions, simulations); None ends it."""
+    import traceback
+
+    import torch
+
+    from choco_envs.policy.az_bot import NetEvaluator
+    from choco_envs.policy.net import ActorCritic
+
+    try:
+        torch.set_num_threads(1)
+        setup = prepare(args)
+        model = ActorCritic(setup.net)
+        model.eval()
+        tables = [(g, i, NetEvaluator(model, i, g.num_players)) for g, i in setup.tables]
+        selfplay = SelfPlay(tables, slots, args, seed, width)
+        while (message := conn.recv()) is not None:
+            weights, steps = message
+            model.load_state_dict({k: torch.from_numpy(v) for k, v in weights.items()})
+            rows = _Rows()
+            selfplay.round(rows, steps)
+            counts = (selfplay.games_done, selfplay.decisions, selfplay.simulations)
+            conn.send(("rows", rows.rows, counts))
+    except Exception:  # the parent raises it with the worker's traceback
+        conn.send(("error", traceback.format_exc(), None))
+    finally:
+        conn.close()
+
+
+class SelfPlayWorkers:
+    """``SelfPlay`` over ``num_workers`` processes: game ``i`` of ``slots`` plays in
+    worker ``i % num_workers`` (seeded ``seed + 1_000_003 x worker``), each with its own
+    copy of ``model`` refreshed from this process's weights before every round, the rows
+    its games finish added to this process's replay buffer in worker order. Processes are
+    forked where the OS allows (games registered at run time are seen), else spawned."""
+
+    def __init__(self, model: Any, args: Args, slots: list[int], seed: int, width: int) -> None:
+        import multiprocessing as mp
+
+        ctx: Any = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+        self.model = model
+        self.conns: list[Any] = []
+        self.procs: list[Any] = []
+        self.counts = [(0, 0, 0)] * args.num_workers
+        for w in range(args.num_workers):
+            parent, child = ctx.Pipe()
+            share = slots[w :: args.num_workers]
+            proc = ctx.Process(
+                target=_selfplay_worker,
+                args=(child, args, share, seed + 1_000_003 * w, width),
+                daemon=True,
+            )
+            proc.start()
+            child.close()
+            self.conns.append(parent)
+            self.procs.append(proc)
+
+    @property
+    def games_done(self) -> int:
+        return sum(c[0] for c in self.counts)
+
+    @property
+    def decisions(self) -> int:
+        return sum(c[1] for c in self.counts)
+
+    @property
+    def simulations(self) -> int:
+        return sum(c[2] for c in self.counts)
+
+    def round(self, replay: Any, steps: int) -> None:
+        """Every worker plays ``steps`` decisions of each of its games with the current
+        weights; their finished rows go into ``replay``."""
+        weights = {k: v.detach().numpy().copy() for k, v in self.model.state_dict().items()}
+        for conn in self.conns:
+            conn.send((weights, steps))
+        answers = [conn.recv() for conn in self.conns]
+        for w, (kind, payload, counts) in enumerate(answers):
+            if kind == "error":
+                self.close()
+                raise RuntimeError(f"self-play worker {w} failed:\n{payload}")
+            for row in payload:
+                replay.add(*row)
+            self.counts[w] = counts
+
+    def close(self) -> None:
+        import contextlib
+
+        for conn in self.conns:
+            with contextlib.suppress(BrokenPipeError, OSError):
+                conn.send(None)
+        for proc in self.procs:
+            proc.join(timeout=5)
+            if proc.is_alive():
+                proc.terminate()
+        self.conns, self.procs = [], []
 
 
 # ---------------------------------------------------------------- learning
@@ -935,7 +1058,11 @@ def train(args: Args, command: str = "") -> Path:
     tables = [(g, i, NetEvaluator(model, i, g.num_players)) for g, i in setup.tables]
     slots = table_slots(args)
     width = setup.net.value_outputs
-    selfplay = SelfPlay(tables, slots, args, args.seed + games_before, width)
+    selfplay: Any
+    if args.num_workers:
+        selfplay = SelfPlayWorkers(model, args, slots, args.seed + games_before, width)
+    else:
+        selfplay = SelfPlay(tables, slots, args, args.seed + games_before, width)
     replay = Replay(args.replay_size, setup.inputs.size, setup.game.num_actions, width)
     gen = np.random.default_rng(args.seed)
     began = time.perf_counter()
@@ -974,35 +1101,40 @@ def train(args: Args, command: str = "") -> Path:
             return True
         return bool(args.max_minutes) and minutes() - minutes_before >= args.max_minutes
 
-    while not out_of_budget():
-        tick = time.perf_counter()
-        before = replay.added
-        for _ in range(args.moves_per_iteration):
-            selfplay.step(replay)
-        new = replay.added - before
-        if replay.size >= args.batch_size and new > 0:
-            steps = max(1, int(round(new * args.reuse / args.batch_size)))
-            losses = learn(model, optimizer, replay, steps, args, gen)
-        took = time.perf_counter() - tick
-        spent += took
-        if writer is not None and losses:
-            step = games_before + selfplay.games_done
-            for k, v in losses.items():
-                writer.add_scalar(f"losses/{k}", v, step)
-            writer.add_scalar("charts/decisions_per_s", selfplay.decisions / max(spent, 1e-9), step)
-            writer.add_scalar(
-                "charts/simulations_per_s", selfplay.simulations / max(spent, 1e-9), step
-            )
-        if args.progress:
-            print(
-                f"  {minutes():6.1f} min  games {games_before + selfplay.games_done:>7}  "
-                f"decisions {selfplay.decisions:>8}  sims/s {selfplay.simulations / max(spent, 1e-9):7.0f}"
-                + "".join(f"  {k} {v:.3f}" for k, v in losses.items()),
-                flush=True,
-            )
-        if spent >= next_eval:
-            record(evaluate_network(model, args, args.eval_games, seed=10_000))
-            next_eval += args.eval_every_minutes * 60
+    try:
+        while not out_of_budget():
+            tick = time.perf_counter()
+            before = replay.added
+            selfplay.round(replay, args.moves_per_iteration)
+            new = replay.added - before
+            if replay.size >= args.batch_size and new > 0:
+                steps = max(1, int(round(new * args.reuse / args.batch_size)))
+                losses = learn(model, optimizer, replay, steps, args, gen)
+            took = time.perf_counter() - tick
+            spent += took
+            if writer is not None and losses:
+                step = games_before + selfplay.games_done
+                for k, v in losses.items():
+                    writer.add_scalar(f"losses/{k}", v, step)
+                writer.add_scalar(
+                    "charts/decisions_per_s", selfplay.decisions / max(spent, 1e-9), step
+                )
+                writer.add_scalar(
+                    "charts/simulations_per_s", selfplay.simulations / max(spent, 1e-9), step
+                )
+            if args.progress:
+                print(
+                    f"  {minutes():6.1f} min  games {games_before + selfplay.games_done:>7}  "
+                    f"decisions {selfplay.decisions:>8}  sims/s {selfplay.simulations / max(spent, 1e-9):7.0f}"
+                    + "".join(f"  {k} {v:.3f}" for k, v in losses.items()),
+                    flush=True,
+                )
+            if spent >= next_eval:
+                record(evaluate_network(model, args, args.eval_games, seed=10_000))
+                next_eval += args.eval_every_minutes * 60
+    finally:
+        if isinstance(selfplay, SelfPlayWorkers):
+            selfplay.close()
     print(f"self-play and learning took {time.perf_counter() - began:.0f} s; final evaluation")
     arena, arena_tables = final_evaluation(model, args) if args.final_eval_games else ({}, {})
     if args.final_eval_games:

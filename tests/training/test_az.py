@@ -313,9 +313,11 @@ def test_a_one_value_network_values_each_seat_from_that_seats_own_input():
 
 
 # ---------------------------------------------------------------- the loop
-def test_the_loop_learns_optimal_nim_in_seconds(tmp_path: Path) -> None:
+@pytest.mark.parametrize("num_workers", [0, 2], ids=["one-process", "two-workers"])
+def test_the_loop_learns_optimal_nim_in_seconds(tmp_path: Path, num_workers: int) -> None:
     """From a random network, search and learning reach perfect play of Nim: take
-    stones % 4 wherever the player to move can win."""
+    stones % 4 wherever the player to move can win; with the games in this process or
+    played by two worker processes."""
     from choco_envs.policy.checkpoint import load_policy
     from choco_envs.train.az import Args, train
 
@@ -324,11 +326,12 @@ def test_the_loop_learns_optimal_nim_in_seconds(tmp_path: Path) -> None:
         num_games=16, simulations=8, max_considered=3, learning_rate=3e-3, batch_size=64,
         moves_per_iteration=4, total_games=1200, max_minutes=2.0, eval_every_minutes=10.0,
         eval_games=2, final_eval_games=0, search_eval_games=0, runs_dir=str(tmp_path),
-        run_name="nim", track=False, progress=False, seed=3,
+        run_name="nim", track=False, progress=False, seed=3, num_workers=num_workers,
     )  # fmt: skip
     path = train(args)
     model, meta = load_policy(path, ENV_ID)
     assert meta["training"]["engine"] == "az" and model.config.value_outputs == 2
+    assert meta["steps_trained"] >= 1200  # every worker's games counted
     game = make_game(ENV_ID, stones=10)
     import torch
 
@@ -434,6 +437,68 @@ def test_the_az_engine_trains_the_networks_ppo_trains_a_head_over_action_facts_i
     )  # fmt: skip
     with pytest.raises(ConfigError, match=r"mode_marks, facts_pool\) .*True\); this run's"):
         az.prepare(az.Args(**base, init_from=str(pooled), max_minutes=1))
+
+
+def test_worker_processes_play_the_games_this_process_would_with_their_weights() -> None:
+    """``num_workers``: worker ``w`` plays games ``w, w + N, ...`` of the lockstep games,
+    seeded ``seed + 1_000_003 w``, with the weights it is sent each round: its rows,
+    games, decisions and simulations are those of ``SelfPlay`` over the same games in
+    this process, and every row reaches the replay buffer, round by round in worker
+    order. Weights changed between rounds are the ones the next round plays."""
+    import torch
+
+    from choco_envs.policy.az_bot import NetEvaluator
+    from choco_envs.policy.net import ActorCritic
+    from choco_envs.train.az import Args, Replay, SelfPlay, SelfPlayWorkers, prepare
+
+    args = Args(
+        env_id="chocolates_v0", hidden=(16,), num_games=5, simulations=4, max_considered=2,
+        num_workers=2, max_minutes=1.0, bot_seats=0.5, league_bots={"greedy": 1.0},
+    )  # fmt: skip
+    setup = prepare(args)
+    game, inputs = setup.tables[0]
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # the workers' one thread: the same sums, the same choices
+    try:
+        model = ActorCritic(setup.net).eval()
+        first = {k: v.clone() for k, v in model.state_dict().items()}
+        workers = SelfPlayWorkers(model, args, [0] * 5, 100, 2)
+        try:
+            replay = Replay(4_000, inputs.size, game.num_actions, 2)
+            workers.round(replay, 12)
+            with torch.no_grad():
+                for p in model.parameters():
+                    p.add_(0.5 * torch.randn_like(p))
+            workers.round(replay, 12)
+        finally:
+            workers.close()
+        mirror = ActorCritic(setup.net).eval()
+        expected: list[list[Replay]] = [[], []]  # [round][worker]
+        counts = []
+        for w, share in enumerate(([0, 0, 0], [0, 0])):  # games 0, 2, 4 and 1, 3
+            play = SelfPlay(
+                [(game, inputs, NetEvaluator(mirror, inputs, 2))], share, args,
+                100 + 1_000_003 * w, 2,
+            )  # fmt: skip
+            for r, weights in enumerate((first, model.state_dict())):
+                mirror.load_state_dict(weights)
+                local = Replay(4_000, inputs.size, game.num_actions, 2)
+                play.round(local, 12)
+                expected[r].append(local)
+            counts.append((play.games_done, play.decisions, play.simulations))
+    finally:
+        torch.set_num_threads(threads)
+    assert (workers.games_done, workers.decisions, workers.simulations) == tuple(
+        map(sum, zip(*counts, strict=True))
+    )
+    assert workers.games_done > 0
+    order = [local for by_worker in expected for local in by_worker]
+    assert replay.added == sum(local.added for local in order) > 0
+    for name in ("x", "mask", "policy", "value"):
+        want = np.concatenate([getattr(local, name)[: local.added] for local in order])
+        assert np.array_equal(getattr(replay, name)[: replay.added], want), name
+    with pytest.raises(ConfigError, match="num_workers=6 is not allowed; allowed: an int in 0..5"):
+        Args(num_games=5, num_workers=6, max_minutes=1.0).check()
 
 
 def test_the_value_target_mixes_the_deciding_seats_outcome_with_the_searched_value() -> None:
