@@ -501,6 +501,23 @@ def test_worker_processes_play_the_games_this_process_would_with_their_weights()
         Args(num_games=5, num_workers=6, max_minutes=1.0).check()
 
 
+def test_a_failing_self_play_worker_stops_the_round_with_its_traceback() -> None:
+    """A worker that fails (here: a game slot of a table that does not exist) is not
+    waited for again: the round raises with the worker's number and its traceback."""
+    from choco_envs.policy.net import ActorCritic
+    from choco_envs.train.az import Args, Replay, SelfPlayWorkers, prepare
+
+    args = Args(env_id="chocolates_v0", hidden=(8,), num_games=2, simulations=2,
+                max_considered=2, num_workers=2, max_minutes=1.0)  # fmt: skip
+    setup = prepare(args)
+    model = ActorCritic(setup.net).eval()
+    workers = SelfPlayWorkers(model, args, [0, 7], 1, 2)  # worker 1 plays table 7
+    replay = Replay(100, setup.inputs.size, setup.game.num_actions, 2)
+    with pytest.raises(RuntimeError, match=r"(?s)self-play worker 1 failed:.*IndexError"):
+        workers.round(replay, 1)
+    assert workers.procs == [] and workers.conns == []  # closed
+
+
 def test_the_value_target_mixes_the_deciding_seats_outcome_with_the_searched_value() -> None:
     """``value_mix``: the deciding seat's target is (1 - mix) x outcome + mix x the search's
     value, own seat first; a two-seat zero-sum game's other seat is its negation; with more
