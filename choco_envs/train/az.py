@@ -567,25 +567,15 @@ class SelfPlayWorkers:
     forked where the OS allows (games registered at run time are seen), else spawned."""
 
     def __init__(self, model: Any, args: Args, slots: list[int], seed: int, width: int) -> None:
-        import multiprocessing as mp
+        from choco_envs.train.games import start_workers
 
-        ctx: Any = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
         self.model = model
-        self.conns: list[Any] = []
-        self.procs: list[Any] = []
         self.counts = [(0, 0, 0)] * args.num_workers
-        for w in range(args.num_workers):
-            parent, child = ctx.Pipe()
-            share = slots[w :: args.num_workers]
-            proc = ctx.Process(
-                target=_selfplay_worker,
-                args=(child, args, share, seed + 1_000_003 * w, width),
-                daemon=True,
-            )
-            proc.start()
-            child.close()
-            self.conns.append(parent)
-            self.procs.append(proc)
+        n = args.num_workers
+        self.conns, self.procs = start_workers(
+            _selfplay_worker,
+            [(args, slots[w::n], seed + 1_000_003 * w, width) for w in range(n)],
+        )
 
     @property
     def games_done(self) -> int:
@@ -615,15 +605,9 @@ class SelfPlayWorkers:
             self.counts[w] = counts
 
     def close(self) -> None:
-        import contextlib
+        from choco_envs.train.games import stop_workers
 
-        for conn in self.conns:
-            with contextlib.suppress(BrokenPipeError, OSError):
-                conn.send(None)
-        for proc in self.procs:
-            proc.join(timeout=5)
-            if proc.is_alive():
-                proc.terminate()
+        stop_workers(self.conns, self.procs, None)
         self.conns, self.procs = [], []
 
 

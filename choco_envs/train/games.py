@@ -244,26 +244,48 @@ def _worker(conn: Any, kwargs: dict[str, Any]) -> None:
             return
 
 
+def start_workers(target: Callable[..., None], jobs: list[tuple[Any, ...]]) -> tuple[list, list]:
+    """One daemon process per job, ``target(child_pipe, *job)``, forked where the OS
+    allows (so that games registered at run time are seen), else spawned: (this side's
+    pipes, the processes)."""
+    ctx: Any = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+    conns, procs = [], []
+    for job in jobs:
+        parent, child = ctx.Pipe()
+        proc = ctx.Process(target=target, args=(child, *job), daemon=True)
+        proc.start()
+        child.close()
+        conns.append(parent)
+        procs.append(proc)
+    return conns, procs
+
+
+def stop_workers(conns: list, procs: list, goodbye: Any) -> None:
+    """Send each worker ``goodbye`` and wait for it (5 s each, then it is terminated)."""
+    for conn in conns:
+        # a worker that already exited has closed its pipe: nothing left to tell it
+        with contextlib.suppress(BrokenPipeError, OSError):
+            conn.send(goodbye)
+    for proc in procs:
+        proc.join(timeout=5)
+        if proc.is_alive():
+            proc.terminate()
+
+
 class ProcVec:
     """The games of a GameVec split over ``num_workers`` processes (forked where the OS allows, so that games registered at run time are seen)."""
 
     def __init__(self, num_workers: int, num_envs: int, seed: int, **kwargs: Any) -> None:
         if num_envs % num_workers:
             raise ConfigError(f"num_envs={num_envs} is not a multiple of num_workers={num_workers}")
-        ctx: Any = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
         self.per = num_envs // num_workers
         self.num_envs = num_envs
-        self.conns = []
-        self.procs = []
         self.worker_steps = [0] * num_workers
-        for w in range(num_workers):
-            parent, child = ctx.Pipe()
-            kw = {**kwargs, "num_envs": self.per, "seed": seed + 1_000_003 * w}
-            proc = ctx.Process(target=_worker, args=(child, kw), daemon=True)
-            proc.start()
-            child.close()
-            self.conns.append(parent)
-            self.procs.append(proc)
+        self.conns, self.procs = start_workers(
+            _worker,
+            [({**kwargs, "num_envs": self.per, "seed": seed + 1_000_003 * w},)
+             for w in range(num_workers)],
+        )  # fmt: skip
 
     @property
     def steps(self) -> int:
@@ -299,9 +321,4 @@ class ProcVec:
         return self._gather()
 
     def close(self) -> None:
-        for conn in self.conns:
-            # a worker that already exited has closed its pipe: nothing left to tell it
-            with contextlib.suppress(BrokenPipeError, OSError):
-                conn.send(("close", None))
-        for proc in self.procs:
-            proc.join(timeout=5)
+        stop_workers(self.conns, self.procs, ("close", None))
