@@ -46,3 +46,21 @@ def margin(scores: Sequence[float], seat: int) -> float:
 def margins(scores: Sequence[float]) -> list[float]:
     """:func:`margin` of every seat."""
     return [margin(scores, seat) for seat in range(len(scores))]
+
+
+def margin_values(
+    returns: Sequence[float], scores: Sequence[float], weight: float, scale: float
+) -> list[float]:
+    """Every seat's value of a finished game with its score margin blended in:
+    ``(1 - weight) x`` its rank return ``+ weight x tanh(margin / scale)`` (margin in the
+    game's points, :func:`margin`), in [-1, 1]. ``weight`` 0 gives the rank returns: a
+    search and its training targets read a finished game the same way (the ``az``
+    engine's ``value_margin``)."""
+    if not weight:
+        return [float(r) for r in returns]
+    import math
+
+    return [
+        (1.0 - weight) * float(r) + weight * math.tanh(m / scale)
+        for r, m in zip(returns, margins(scores), strict=True)
+    ]

@@ -147,6 +147,9 @@ class AZBot(Bot):
             c_visit=float(stored.get("c_visit", 50.0)),
             c_scale=c_scale if c_scale is not None else self._c_scale(stored),
             leaf_batch=leaf_batch or int(stored.get("leaf_batch", 1)),
+            # a finished game read as the file's value was trained (absent: rank returns)
+            margin_weight=float(stored.get("margin_weight", 0.0)),
+            margin_scale=float(stored.get("margin_scale", 5.0)),
         )
         self.name = f"az:{self.path.name}"
         self._game: object = None

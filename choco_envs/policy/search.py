@@ -47,6 +47,8 @@ from typing import Any
 
 import numpy as np
 
+from choco_envs.core.outcomes import margin_values
+
 #: ``evaluate(states, players) -> (logits (B, A), values (B, N), own seat first, in [-1, 1])``
 Evaluate = Callable[[Sequence[Any], Sequence[int]], tuple[np.ndarray, np.ndarray]]
 
@@ -73,6 +75,12 @@ class SearchConfig:
     #: non-root rule says so; a leaf two walks reach is evaluated once. 1: one walk an
     #: action at a time (the choices of one simulation at a time)
     leaf_batch: int = 1
+    #: a finished game's value blends in the score margin: ``(1 - margin_weight) x`` the
+    #: rank return ``+ margin_weight x tanh(margin / margin_scale)``
+    #: (``choco_envs.core.outcomes.margin_values``), as the network's value was trained
+    #: (the ``az`` engine's ``value_margin``); 0: the rank returns
+    margin_weight: float = 0.0
+    margin_scale: float = 5.0
 
     def check(self) -> None:
         if self.simulations < 1:
@@ -85,6 +93,10 @@ class SearchConfig:
             value = getattr(self, name)
             if not (value >= 0 and math.isfinite(value)):
                 raise ValueError(f"{name}={value}; allowed: a finite float >= 0")
+        if not 0 <= self.margin_weight <= 1:
+            raise ValueError(f"margin_weight={self.margin_weight}; allowed: a number in [0, 1]")
+        if not (self.margin_scale > 0 and math.isfinite(self.margin_scale)):
+            raise ValueError(f"margin_scale={self.margin_scale}; allowed: a finite float > 0")
 
 
 class Node:
@@ -345,7 +357,7 @@ class GumbelSearch:
         path.append(node)
         while True:
             if game.is_over(state):
-                values = [float(r) for r in game.returns(state)]
+                values = self._finished(state)
                 break
             if node.value is None:
                 for visited in path:
@@ -367,6 +379,14 @@ class GumbelSearch:
             sums = visited.value_sum
             for p, v in enumerate(values):
                 sums[p] += v
+
+    def _finished(self, state: Any) -> list[float]:
+        """Every seat's value of a finished game (``SearchConfig.margin_weight``)."""
+        returns = self.game.returns(state)
+        weight = self.config.margin_weight
+        if not weight:
+            return [float(r) for r in returns]
+        return margin_values(returns, self.game.scores(state), weight, self.config.margin_scale)
 
     def _select(self, node: Node, legal: list[int]) -> int:
         """Below the root: the action whose share of visits most lags the improved policy

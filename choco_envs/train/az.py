@@ -111,6 +111,14 @@ class Args(RunSpec):
     (1 - value_mix) x its outcome + value_mix x the searched value of the action it played
     (in a two-seat game of zero-sum outcomes the other seat's is its negation; other
     seats keep their outcomes); 0: the outcomes alone"""
+    value_margin: float = 0.0
+    """weight of the score margin in the outcomes the value learns (and the search values
+    a finished game by): (1 - value_margin) x the rank return + value_margin x
+    tanh(margin / value_margin_scale), the margin a seat's score minus the best other's;
+    stored in the file's search settings so that the az bot reads a finished game the same
+    way (0: the rank returns)"""
+    value_margin_scale: float = 5.0
+    """the game's points that make tanh(margin / scale) 0.76 (with value_margin)"""
     bot_seats: float = 0.0
     """probability that a seat of a self-play game, other than one searched seat drawn at
     random, is played by a bot drawn from league_bots by weight (0: every seat searched);
@@ -154,6 +162,8 @@ class Args(RunSpec):
         for name in ("weight_decay", "value_coef", "c_visit", "c_scale", "play_c_scale"):
             rules.append((name, getattr(self, name) >= 0, "a number >= 0"))
         rules.append(("value_mix", 0 <= self.value_mix <= 1, "a number in [0, 1]"))
+        rules.append(("value_margin", 0 <= self.value_margin <= 1, "a number in [0, 1]"))
+        rules.append(("value_margin_scale", self.value_margin_scale > 0, "a number > 0"))
         rules.append(("value_warmup_keep", self.value_warmup_keep >= 0, "an int >= 0"))
         rules.append(
             ("value_warmup_holdout", 0 <= self.value_warmup_holdout <= 0.5, "a number in [0, 0.5]")
@@ -368,6 +378,17 @@ class _Decision:
     searched: float  # the search's value of the action played, for ``seat``, in [-1, 1]
 
 
+def outcomes(game: Any, s: Any, args: Args) -> list[float]:
+    """Every seat's outcome of the finished game ``s``: its rank return, with
+    ``value_margin`` of its score margin blended in (``core.outcomes.margin_values``)."""
+    from choco_envs.core.outcomes import margin_values
+
+    returns = game.returns(s)
+    if not args.value_margin:
+        return [float(r) for r in returns]
+    return margin_values(returns, game.scores(s), args.value_margin, args.value_margin_scale)
+
+
 def value_target(returns: list[float], seat: int, searched: float, mix: float) -> np.ndarray:
     """Every seat's value target of one decision, in the deciding seat's order (own seat
     first): the outcomes, the deciding seat's mixed with the search's value by ``mix``
@@ -426,8 +447,9 @@ class SelfPlay:
         self.tables, self.slots, self.args = tables, slots, args
         self.value_width = value_width
         config = SearchConfig(
-            args.simulations, args.max_considered, 1.0, args.c_visit, args.c_scale
-        )
+            args.simulations, args.max_considered, 1.0, args.c_visit, args.c_scale,
+            margin_weight=args.value_margin, margin_scale=args.value_margin_scale,
+        )  # fmt: skip
         self.searches = [
             GumbelSearch(game, evaluator, config, seed=seed + 7919 * t)
             for t, (game, _, evaluator) in enumerate(tables)
@@ -450,7 +472,7 @@ class SelfPlay:
 
     def _finish(self, i: int, replay: Any) -> None:
         game, s = self.tables[self.slots[i]][0], self.states[i]
-        returns = [float(r) for r in game.returns(s)]
+        returns = outcomes(game, s, self.args)
         for d in self.pending[i]:
             target = value_target(returns, d.seat, d.searched, self.args.value_mix)
             replay.add(d.x, d.mask, d.policy, target[: self.value_width])
@@ -733,7 +755,7 @@ def _warmup_decisions(
         targets: list[np.ndarray] = []
         for (game, inputs), share in zip(tables, shares, strict=True):
             _play_own_games(
-                model, game, inputs, share, (rng, gen), seats, (xs, targets), outputs,
+                model, game, inputs, share, (rng, gen), seats, (xs, targets), outputs, args,
                 args.value_warmup_keep,
             )  # fmt: skip
         return _stacked(xs, targets, tables[0][1].size, outputs)
@@ -793,7 +815,7 @@ def _warmup_job(job: tuple[Args, dict[str, Any], int, int, int]) -> tuple[np.nda
     outputs = model.config.value_outputs
     _play_own_games(
         model, game, inputs, games, randomness, seat_bots(args, seed + 11), (xs, targets),
-        outputs, args.value_warmup_keep,
+        outputs, args, args.value_warmup_keep,
     )  # fmt: skip
     return _stacked(xs, targets, inputs.size, outputs)
 
@@ -823,6 +845,7 @@ def _play_own_games(
     seats: tuple[Any, list[Any]],
     out: tuple[list[np.ndarray], list[np.ndarray]],
     outputs: int,
+    args: Args,
     keep: int = 0,
 ) -> None:
     """``games`` games of ``game`` with moves sampled from ``model`` in the network's
@@ -866,7 +889,7 @@ def _play_own_games(
                 game.apply(states[i], int(actions[k]), rng)
             live = [i for i in live if not game.is_over(states[i])]
         for i, s in enumerate(states):
-            r = game.returns(s)
+            r = outcomes(game, s, args)
             kept = trail[i]
             if 0 < keep < len(kept):
                 kept = [
@@ -934,8 +957,9 @@ def evaluate_search(model: Any, args: Args, opponent: str, games: int, seed: int
     n = game.num_players
     games = max(n, games - games % n)
     config = SearchConfig(
-        args.play_simulations, args.max_considered, 0.0, args.c_visit, play_c_scale(args)
-    )
+        args.play_simulations, args.max_considered, 0.0, args.c_visit, play_c_scale(args),
+        margin_weight=args.value_margin, margin_scale=args.value_margin_scale,
+    )  # fmt: skip
     search = GumbelSearch(game, NetEvaluator(model, inputs, n), config, seed=seed)
     rngs = [random.Random(seed + g // n) for g in range(games)]
     states = [game.new_state(r) for r in rngs]
@@ -979,16 +1003,27 @@ def meta_of(
     writer) with the search settings the az bot plays by and the learning curve so far."""
     from choco_envs.train.outputs import checkpoint_meta
 
-    search = {
+    return checkpoint_meta(
+        setup.game, args.encoder, inputs=setup.inputs, args=args, steps=games, arena=arena,
+        command=command, search=meta_search(args),
+        curve=None if curve is None else curve.stored(),
+    )  # fmt: skip
+
+
+def meta_search(args: Args) -> dict[str, Any]:
+    """The search settings a file stores, the ``az`` bot's defaults: its simulations,
+    root actions considered, ``c_visit``, ``c_scale`` (``play_c_scale``) and, with
+    ``value_margin``, how a finished game is valued (``margin_weight``, ``margin_scale``)."""
+    search: dict[str, Any] = {
         "simulations": args.play_simulations,
         "max_considered": args.max_considered,
         "c_visit": args.c_visit,
         "c_scale": play_c_scale(args),
     }
-    return checkpoint_meta(
-        setup.game, args.encoder, inputs=setup.inputs, args=args, steps=games, arena=arena,
-        command=command, search=search, curve=None if curve is None else curve.stored(),
-    )  # fmt: skip
+    if args.value_margin:
+        search["margin_weight"] = args.value_margin
+        search["margin_scale"] = args.value_margin_scale
+    return search
 
 
 # ---------------------------------------------------------------- the loop

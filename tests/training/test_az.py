@@ -535,6 +535,73 @@ def test_the_value_target_mixes_the_deciding_seats_outcome_with_the_searched_val
         Args(value_mix=1.5, max_minutes=1.0).check()
 
 
+def test_value_margin_blends_the_score_margin_into_targets_searches_and_files(
+    tmp_path: Path,
+) -> None:
+    """``value_margin`` w, ``value_margin_scale`` S: a finished game's outcome for seat p is
+    (1 - w) x its rank return + w x tanh((p's score - the best other score) / S), in the
+    value targets, in the search's values of finished games (``SearchConfig.margin_weight``)
+    and in the file's search settings the ``az`` bot reads; w = 0 is the rank returns."""
+    from choco_envs.core.outcomes import margin_values
+    from choco_envs.policy.az_bot import AZBot
+    from choco_envs.train import az
+
+    game = make_game("le_chocolat_v0", num_players=2)
+    rng = random.Random(5)
+    s = game.new_state(rng)
+    while not game.is_over(s):
+        game.apply(s, rng.choice(game.legal_actions(s)), rng)
+    scores, returns = game.scores(s), game.returns(s)
+    assert scores[0] != scores[1]
+    by_hand = [
+        0.75 * returns[p] + 0.25 * float(np.tanh((scores[p] - scores[1 - p]) / 4.0)) for p in (0, 1)
+    ]
+    args = az.Args(max_minutes=1.0, value_margin=0.25, value_margin_scale=4.0)
+    np.testing.assert_allclose(az.outcomes(game, s, args), by_hand)
+    assert az.outcomes(game, s, az.Args(max_minutes=1.0)) == [float(r) for r in returns]
+    assert margin_values(returns, scores, 0.0, 4.0) == [float(r) for r in returns]
+    config = SearchConfig(margin_weight=0.25, margin_scale=4.0)
+    np.testing.assert_allclose(GumbelSearch(game, None, config)._finished(s), by_hand)
+    assert GumbelSearch(game, None, SearchConfig())._finished(s) == [float(r) for r in returns]
+    # the warm-up's targets read the same outcomes
+    xs: list[np.ndarray] = []
+    targets: list[np.ndarray] = []
+    inputs = PolicyInputs(game, "flat")
+    from choco_envs.policy.net import ActorCritic, NetConfig
+
+    model = ActorCritic(NetConfig(inputs.obs_shape, game.num_actions, (16,), value_outputs=2))
+    model.eval()
+    import torch
+
+    randomness = (random.Random(3), torch.Generator().manual_seed(3))
+    az._play_own_games(model, game, inputs, 3, randomness, (None, []), (xs, targets), 2, args)
+    assert any(abs(abs(float(z[0])) - 1.0) > 0.01 for z in targets)  # not rank returns alone
+    assert all(abs(float(z[0]) + float(z[1])) < 1e-6 for z in targets)  # zero-sum at two
+    # the file's search settings carry it to the bot (absent: rank returns)
+    from choco_envs.policy.checkpoint import load_policy, save_checkpoint
+
+    path = save_az(tmp_path, "le_chocolat_v0")
+    plain = AZBot(path, "le_chocolat_v0")
+    assert plain.config.margin_weight == 0.0
+    model, meta = load_policy(path, "le_chocolat_v0")
+    meta["search"] = {**meta["search"], "margin_weight": 0.25, "margin_scale": 4.0}
+    blended = AZBot(save_checkpoint(tmp_path / "m.safetensors", model, meta), "le_chocolat_v0")
+    assert (blended.config.margin_weight, blended.config.margin_scale) == (0.25, 4.0)
+    assert az.meta_search(args) == {
+        "simulations": 64, "max_considered": 16, "c_visit": 50.0, "c_scale": 1.0,
+        "margin_weight": 0.25, "margin_scale": 4.0,
+    }  # fmt: skip
+    assert "margin_weight" not in az.meta_search(az.Args(max_minutes=1.0))
+    with pytest.raises(
+        ConfigError, match=r"value_margin=1.5 is not allowed; allowed: a number in \[0, 1\]"
+    ):
+        az.Args(value_margin=1.5, max_minutes=1.0).check()
+    with pytest.raises(ConfigError, match=r"value_margin_scale=0.0 is not allowed"):
+        az.Args(value_margin_scale=0.0, max_minutes=1.0).check()
+    with pytest.raises(ValueError, match=r"margin_weight=2.0; allowed: a number in \[0, 1\]"):
+        SearchConfig(margin_weight=2.0).check()
+
+
 def test_bad_az_args_are_one_line_errors(tmp_path: Path) -> None:
     from choco_envs.train.az import Args, prepare
 
@@ -991,7 +1058,9 @@ def test_the_value_warm_up_seats_self_plays_bots_and_fits_only_the_networks_seat
     xs: list[np.ndarray] = []
     targets: list[np.ndarray] = []
     randomness = (random.Random(3), torch.Generator().manual_seed(3))
-    az._play_own_games(model, game, inputs, 4, randomness, az.seat_bots(args, 3), (xs, targets), 1)
+    az._play_own_games(
+        model, game, inputs, 4, randomness, az.seat_bots(args, 3), (xs, targets), 1, args
+    )
     assert bot_moves and len(xs) == len(targets) == game.applied - len(bot_moves)
     # the warm-up itself seats them (every other seat a greedy bot at bot_seats 1)
     bot_moves.clear()
@@ -1023,7 +1092,7 @@ def test_the_value_warm_up_keeps_k_decisions_a_game_and_its_best_held_out_weight
     xs: list[np.ndarray] = []
     targets: list[np.ndarray] = []
     randomness = (random.Random(3), torch.Generator().manual_seed(3))
-    az._play_own_games(model, game, inputs, 4, randomness, (None, []), (xs, targets), 1, 3)
+    az._play_own_games(model, game, inputs, 4, randomness, (None, []), (xs, targets), 1, args, 3)
     assert len(xs) == len(targets) == 4 * 3
     assert all(row.base is None for row in xs)  # each kept row owns its bytes
     # the fit: every held-out check recorded with the weights it saw
