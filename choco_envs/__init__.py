@@ -21,7 +21,7 @@ from choco_envs.core.errors import (
 )
 from choco_envs.registry import REGISTRY, list_envs, make, make_game, make_raw
 
-__version__ = "0.26.0"
+__version__ = "0.27.0"
 
 
 def pettingzoo_id(env_id: str) -> str:
