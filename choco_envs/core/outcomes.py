@@ -8,6 +8,7 @@ equal keys share a place.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 
 def places(keys: Sequence[tuple[float, ...]]) -> list[int]:
@@ -64,3 +65,12 @@ def margin_values(
         (1.0 - weight) * float(r) + weight * math.tanh(m / scale)
         for r, m in zip(returns, margins(scores), strict=True)
     ]
+
+
+def finished_values(game: Any, state: Any, weight: float, scale: float) -> list[float]:
+    """Every seat's value of the finished game ``state`` of ``game`` (the rules' ``returns``
+    and ``scores``): :func:`margin_values`, the scores read only when ``weight`` > 0."""
+    returns = game.returns(state)
+    if not weight:
+        return [float(r) for r in returns]
+    return margin_values(returns, game.scores(state), weight, scale)

@@ -47,7 +47,7 @@ from typing import Any
 
 import numpy as np
 
-from choco_envs.core.outcomes import margin_values
+from choco_envs.core.outcomes import finished_values
 
 #: ``evaluate(states, players) -> (logits (B, A), values (B, N), own seat first, in [-1, 1])``
 Evaluate = Callable[[Sequence[Any], Sequence[int]], tuple[np.ndarray, np.ndarray]]
@@ -382,11 +382,8 @@ class GumbelSearch:
 
     def _finished(self, state: Any) -> list[float]:
         """Every seat's value of a finished game (``SearchConfig.margin_weight``)."""
-        returns = self.game.returns(state)
-        weight = self.config.margin_weight
-        if not weight:
-            return [float(r) for r in returns]
-        return margin_values(returns, self.game.scores(state), weight, self.config.margin_scale)
+        config = self.config
+        return finished_values(self.game, state, config.margin_weight, config.margin_scale)
 
     def _select(self, node: Node, legal: list[int]) -> int:
         """Below the root: the action whose share of visits most lags the improved policy

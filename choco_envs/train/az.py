@@ -381,12 +381,9 @@ class _Decision:
 def outcomes(game: Any, s: Any, args: Args) -> list[float]:
     """Every seat's outcome of the finished game ``s``: its rank return, with
     ``value_margin`` of its score margin blended in (``core.outcomes.margin_values``)."""
-    from choco_envs.core.outcomes import margin_values
+    from choco_envs.core.outcomes import finished_values
 
-    returns = game.returns(s)
-    if not args.value_margin:
-        return [float(r) for r in returns]
-    return margin_values(returns, game.scores(s), args.value_margin, args.value_margin_scale)
+    return finished_values(game, s, args.value_margin, args.value_margin_scale)
 
 
 def value_target(returns: list[float], seat: int, searched: float, mix: float) -> np.ndarray:
