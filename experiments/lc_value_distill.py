@@ -82,48 +82,18 @@ def play(job: tuple[str, int, int, float, int]) -> tuple[np.ndarray, np.ndarray]
 
 
 def fit(model: Any, x: np.ndarray, z: np.ndarray, steps: int, lr: float, seed: int) -> None:
-    """Squared error of tanh(value) against ``z``, the policy held by KL to its start;
-    a tenth held out, the weights of the lowest held-out error kept."""
+    """The az engine's value fit (``choco_envs.train.az.fit_value``: squared error of
+    tanh(value), the policy held by KL to its start) on nine tenths of the positions, the
+    weights of the lowest error on the other tenth kept."""
     import torch
 
-    gen = torch.Generator().manual_seed(seed)
-    n = len(x)
-    order = torch.randperm(n, generator=gen)
-    held = order[: n // 10]
-    used = order[n // 10 :]
+    from choco_envs.train.az import fit_value
+
+    order = torch.randperm(len(x), generator=torch.Generator().manual_seed(seed))
+    held, used = order[: len(x) // 10], order[len(x) // 10 :]
     xt, zt = torch.from_numpy(x), torch.from_numpy(z)
-    full = torch.ones((1, model.config.num_actions), dtype=torch.bool)
-    start = copy.deepcopy(model).eval()
-    optimizer = torch.optim.Adam(model.parameters(), lr=lr)
-
-    def held_error() -> float:
-        model.eval()
-        with torch.no_grad():
-            _, v = model(xt[held], full.expand(len(held), -1))
-        model.train()
-        return float(((torch.tanh(v) - zt[held]) ** 2).mean())
-
-    best = (held_error(), copy.deepcopy(model.state_dict()))
-    print(f"held-out error before: {best[0]:.4f}", flush=True)
-    model.train()
-    for step in range(1, steps + 1):
-        idx = used[torch.randint(0, len(used), (256,), generator=gen)]
-        with torch.no_grad():
-            start_logp = start(xt[idx], full.expand(len(idx), -1))[0].log_softmax(-1)
-        logits, v = model(xt[idx], full.expand(len(idx), -1))
-        loss = ((torch.tanh(v) - zt[idx]) ** 2).mean()
-        keep = (start_logp.exp() * (start_logp - logits.log_softmax(-1))).sum(-1).mean()
-        optimizer.zero_grad()
-        (loss + keep).backward()
-        optimizer.step()
-        if step % 250 == 0 or step == steps:
-            error = held_error()
-            print(f"step {step}/{steps}: held-out error {error:.4f}", flush=True)
-            if error < best[0]:
-                best = (error, copy.deepcopy(model.state_dict()))
-    model.load_state_dict(best[1])
-    model.eval()
-    print(f"kept: held-out error {best[0]:.4f}", flush=True)
+    error = fit_value(model, (xt[used], zt[used]), (xt[held], zt[held]), steps, lr, seed, True)
+    print(f"kept: held-out error {error:.4f}", flush=True)
 
 
 def main() -> None:

@@ -665,36 +665,57 @@ def warm_value(model: Any, tables: list[tuple[Any, Any]], games: int, args: Args
     the games (played after the others) and keeps the weights of the lowest held-out
     error, checked every 250 steps. Returns the final squared error: the held-out one
     when games are held out, else the last batch's."""
-    import copy
-
     import torch
 
-    gen = torch.Generator().manual_seed(args.seed)
-    outputs = model.config.value_outputs
     held = int(round(games * args.value_warmup_holdout))
     data = [
         _warmup_decisions(model, tables, warmup_shares(args, part, len(tables)), args, k)
         for k, part in enumerate((games - held, held))
     ]
-    x_all = torch.from_numpy(data[0][0])
-    z_all = torch.from_numpy(data[0][1])
-    num_actions = model.config.num_actions
-    full = torch.ones((1, num_actions), dtype=torch.bool)
-    start = copy.deepcopy(model).eval()  # the policy the KL term keeps
     check = None
     if len(data[1][0]):
         check = (torch.from_numpy(data[1][0]), torch.from_numpy(data[1][1]))
-    optimizer = torch.optim.Adam(model.parameters(), lr=args.value_warmup_lr)
+    x_all, z_all = torch.from_numpy(data[0][0]), torch.from_numpy(data[0][1])
+    steps = max(300, 6 * len(x_all) // 256)
+    return fit_value(
+        model, (x_all, z_all), check, steps, args.value_warmup_lr, args.seed, args.progress
+    )
+
+
+def fit_value(
+    model: Any,
+    fitted: tuple[Any, Any],
+    check: tuple[Any, Any] | None,
+    steps: int,
+    lr: float,
+    seed: int,
+    progress: bool = False,
+) -> float:
+    """Fit the value head of ``model`` to targets: ``steps`` Adam steps (rate ``lr``) of
+    256 rows of ``fitted`` (inputs, targets (rows, value outputs), tensors) on the squared
+    error of tanh(value), the policy kept by a KL term to its starting self. With
+    ``check`` (held-out inputs, targets) the error there is checked every 250 steps and
+    the weights of the lowest kept. Returns the final squared error: the held-out one
+    with ``check``, else the last batch's."""
+    import copy
+
+    import torch
+
+    gen = torch.Generator().manual_seed(seed)
+    outputs = model.config.value_outputs
+    x_all, z_all = fitted
+    full = torch.ones((1, model.config.num_actions), dtype=torch.bool)
+    start = copy.deepcopy(model).eval()  # the policy the KL term keeps
+    optimizer = torch.optim.Adam(model.parameters(), lr=lr)
     loss = torch.tensor(0.0)
     best: tuple[float, dict[str, Any] | None] = (float("inf"), None)
-    steps = max(300, 6 * len(x_all) // 256)
     model.train()
     for step in range(steps + 1):
         if check is not None and (step % 250 == 0 or step == steps):
             error = _value_error(model, check[0], check[1], full, outputs)
             if error < best[0]:
                 best = (error, copy.deepcopy(model.state_dict()))
-            if args.progress:
+            if progress:
                 print(f"  value fit: step {step}/{steps}, held-out error {error:.4f}", flush=True)
         if step == steps:
             break
