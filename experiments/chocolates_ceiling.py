@@ -20,6 +20,12 @@ the bot in seat ``g % players`` (the same deals for every bot):
 * ``--set NAME=VALUE`` changes one of the plan's module constants (``RUSH_CONFIDENCE=0.8``)
   for the run, and ``--beside-bonus B`` adds B to the plan's value of revealing each
   chocolate beside the grid (a reveal that lengthens the game by a turn).
+* ``--reveals SPEC`` measures instead how informative a bot's reveals are (any bot spec,
+  e.g. ``ppo``, ``az``, ``random``, ``plan``), the bot in one seat against random ones:
+  for each of its reveals, where the chocolate it turned lies between the mean and the
+  best of the plan's reveal values (``Plan.info_values``: the expected worth of the
+  display cards one could then take; 0 = no better than a random reveal, 1 = the plan's
+  own choice), and how often it is the best.
 * ``oracle``: the plan reading the true layout (its samples replaced by the face-down
   chocolates as they lie). A cheat, never a bot: it bounds what information is worth.
 
@@ -185,6 +191,42 @@ def play(players: int, games: int, bot: str, seed: int, rollouts: int) -> None:
             )
 
 
+def measure_reveals(players: int, games: int, spec: str, seed: int) -> None:
+    """See ``--reveals`` in the module doc."""
+    from choco_envs import bots
+    from choco_envs.core.agent import AgentView
+
+    game = ChocolatesGame(num_players=players)
+    bot = bots.make(spec, seed=seed, env_id="chocolates_v0", env_options={"num_players": players})
+    reference = plan_module.Plan(game)
+    placed: list[float] = []
+    best = 0
+    for g in range(games):
+        deal = random.Random(seed + g)
+        state = game.new_state(deal)
+        seat = g % players
+        others = random.Random(1_000_000 + seed + g)
+        while not game.is_over(state):
+            if game.current_player(state) != seat:
+                action = others.choice(game.legal_actions(state))
+            else:
+                view = AgentView(
+                    game, state, seat, game.observe(state, seat), game.legal_mask(state)
+                )
+                action = bot.act_view(view)
+                values = reference.info_values(state) if action >= REVEAL_BASE else {}
+                top = max(values.values(), default=0.0)
+                if values and top - min(values.values()) > 1e-6:
+                    mean = float(np.mean(list(values.values())))
+                    placed.append((values[action - REVEAL_BASE] - mean) / (top - mean))
+                    best += values[action - REVEAL_BASE] >= top - 1e-9
+            game.apply(state, action, deal)
+    print(
+        f"{spec} at {players} players, {games} games: {len(placed)} reveals with a choice; "
+        f"between mean and best {np.mean(placed):.3f}, the best {best / len(placed):.3f}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
@@ -205,9 +247,13 @@ def main() -> None:
         default=0.0,
         help="added to the plan's value of revealing beside the grid",
     )
+    parser.add_argument("--reveals", metavar="SPEC", help="measure a bot's reveals instead")
     args = parser.parse_args()
     if args.games < 1 or args.rollouts < 1:
         parser.error(f"--games {args.games} / --rollouts {args.rollouts}: allowed: >= 1")
+    if args.reveals:
+        measure_reveals(args.players, args.games, args.reveals, args.seed)
+        return
     for text in args.set:
         set_constant(text)
     if args.beside_bonus:
