@@ -17,6 +17,8 @@ the bot in seat ``g % players`` (the same deals for every bot):
   (``game.determinize``: public facts only), the seat then playing a cheap plan (64
   samples, random reveals), the other seats **random, as they are here**: a bot that
   knows its opponents' policy, a generous stand-in for the best honest play.
+* ``oracle``: the plan reading the true layout (its samples replaced by the face-down
+  chocolates as they lie). A cheat, never a bot: it bounds what information is worth.
 * ``--set NAME=VALUE`` changes one of the plan's module constants (``RUSH_CONFIDENCE=0.8``)
   for the run, and ``--beside-bonus B`` adds B to the plan's value of revealing each
   chocolate beside the grid (a reveal that lengthens the game by a turn).
@@ -26,14 +28,12 @@ the bot in seat ``g % players`` (the same deals for every bot):
   best of the plan's reveal values (``Plan.info_values``: the expected worth of the
   display cards one could then take; 0 = no better than a random reveal, 1 = the plan's
   own choice), and how often it is the best.
-* ``oracle``: the plan reading the true layout (its samples replaced by the face-down
-  chocolates as they lie). A cheat, never a bot: it bounds what information is worth.
 
     python experiments/chocolates_ceiling.py --players 4 --games 400 --bot plan
     python experiments/chocolates_ceiling.py --players 4 --games 400 --bot rollouts
 
-Results and their commands: docs/results.md ("How far play from the public table
-reaches against random").
+Results and their commands: docs/results.md ("Chocolates against random: information
+decides ...", 2026-12-08).
 """
 
 from __future__ import annotations
