@@ -49,6 +49,7 @@ import numpy as np
 from choco_envs.arena.stats import wilson_interval
 from choco_envs.bots.chocolates import plan as plan_module
 from choco_envs.bots.chocolates.beliefs import TruthEstimator
+from choco_envs.core.outcomes import places, shared_with
 from choco_envs.games.chocolates import ChocolatesGame
 from choco_envs.games.chocolates.components import GRID_CELLS, NUM_CHOCOLATES
 from choco_envs.games.chocolates.rules import REVEAL_BASE, ChocolatesState
@@ -85,12 +86,14 @@ def finish(
             legal = game.legal_actions(state)
             action = legal[rng.randrange(len(legal))]
         game.apply(state, action, rng)
-    return share(game.scores(state), seat)
+    return share(game, state, seat)
 
 
-def share(scores: list[float], seat: int) -> float:
-    best = max(scores)
-    return 1.0 / scores.count(best) if scores[seat] == best else 0.0
+def share(game: ChocolatesGame, state: ChocolatesState, seat: int) -> float:
+    """The seat's win share of a finished game, read from the rules' ranking keys as every
+    layer reads it (``core.outcomes``): 1 alone first, 1/k sharing first with k-1 others."""
+    keys = [game.ranking_key(state, p) for p in range(game.num_players)]
+    return 1.0 / (1 + shared_with(keys, seat)) if places(keys)[seat] == 0 else 0.0
 
 
 def rollout_action(
@@ -180,7 +183,7 @@ def play(players: int, games: int, bot: str, seed: int, rollouts: int) -> None:
                 action = plan.action(state)
             game.apply(state, action, deal)
         final = game.scores(state)
-        wins += share(final, seat)
+        wins += share(game, state, seat)
         scores.append(final[seat])
         if (g + 1) % 50 == 0 or g + 1 == games:
             low, high = wilson_interval(wins, g + 1)
